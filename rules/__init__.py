@@ -1,0 +1,1 @@
+"""Ginmesa's Gin Rummy engine: pure Python, standard library only."""
