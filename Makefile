@@ -1,0 +1,35 @@
+# Two commands on a fresh machine with Python 3.11+: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-from-lock
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test lint format check-python
+
+check-python:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Ginmesa needs Python 3.11 or newer")'
+
+$(STAMP): requirements.lock | check-python
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+format: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test: lint
+	$(BIN)/python -m pytest

@@ -1,0 +1,100 @@
+"""The one place settings read the environment.
+
+Every value has an embedded default for development (``make run``); a value that
+production needs and is missing or malformed raises ImproperlyConfigured with a
+sentence saying what to set.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlparse
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def get_str(name: str, default: str | None = None, *, required: bool = False) -> str | None:
+    value = os.environ.get(name)
+    if value is None or value == "":
+        if required:
+            raise ImproperlyConfigured(f"Set the environment variable {name}.")
+        return default
+    return value
+
+
+def get_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false (1/0, yes/no, on/off), not {raw!r}.")
+
+
+def get_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.") from None
+
+
+def get_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def parse_database_url(url: str, base_dir: Path) -> dict[str, object]:
+    """Django DATABASES entry from ``sqlite:///path`` or ``postgres://user:pass@host:port/name``."""
+    parsed = urlparse(url)
+    if parsed.scheme == "sqlite":
+        path = unquote(parsed.path)
+        if path.startswith("//"):  # sqlite:////absolute/path
+            name = Path(path[1:])
+        elif path in ("", "/"):
+            raise ImproperlyConfigured(
+                "DATABASE_URL sqlite:/// needs a file name, e.g. sqlite:///var/db.sqlite3."
+            )
+        else:
+            name = base_dir / path.lstrip("/")
+        return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(name)}
+    if parsed.scheme in ("postgres", "postgresql", "pgsql"):
+        name = unquote(parsed.path.lstrip("/"))
+        if not name:
+            raise ImproperlyConfigured(
+                "DATABASE_URL must name the database, e.g. postgres://user@127.0.0.1:5432/ginmesa."
+            )
+        options = {key: values[-1] for key, values in parse_qs(parsed.query).items()}
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": unquote(parsed.username or ""),
+            "PASSWORD": unquote(parsed.password or ""),
+            "HOST": parsed.hostname or "",
+            "PORT": str(parsed.port or ""),
+            "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": options,
+        }
+    raise ImproperlyConfigured(
+        f"DATABASE_URL must start with sqlite:/// or postgres://, not {url.split(':', 1)[0]!r}."
+    )
+
+
+def check_redis_url(url: str | None) -> str | None:
+    if url is None:
+        return None
+    if urlparse(url).scheme not in ("redis", "rediss", "unix"):
+        raise ImproperlyConfigured(f"REDIS_URL must look like redis://127.0.0.1:6379/0, not {url!r}.")
+    return url

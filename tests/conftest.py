@@ -1,0 +1,1 @@
+"""Suite-wide fixtures. Engine tests (tests/rules) need no database."""
