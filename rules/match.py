@@ -1,0 +1,258 @@
+"""A match: the score sheet of consecutive deals at one table, up to the rule set's target.
+
+``Match`` is immutable: `Match.record` takes a finished `Deal` and returns the match with one
+more row. Who deals next, the running totals, when the match ends and the final scores with
+their bonuses all follow from the rows and the rule set.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .cards import Card
+from .deal import Deal, as_ruleset, check_format, check_seat
+from .errors import IllegalMove, InvalidState, RulesError
+from .ruleset import Ruleset
+
+FORMAT = 1  # version of the to_dict layout
+SCORED_OUTCOMES = ("knock", "gin", "big_gin", "undercut")
+DEAD = "dead"
+END_REASONS = ("resign", "forfeit")
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """One row of the score sheet."""
+
+    dealer: int
+    outcome: str  # "knock", "gin", "big_gin", "undercut" or "dead"
+    winner: int | None  # None for a dead deal
+    points: int  # to the winner
+    knocker: int | None  # None for a dead deal
+    totals: tuple[int, int]  # running totals by seat after this deal
+
+    @property
+    def is_dead(self) -> bool:
+        return self.outcome == DEAD
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "dealer": self.dealer,
+            "outcome": self.outcome,
+            "winner": self.winner,
+            "points": self.points,
+            "knocker": self.knocker,
+            "totals": list(self.totals),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScore:
+    """A seat's final score and where it comes from."""
+
+    deal_points: int  # the total that counts toward the target
+    game_bonus: int  # to the match winner (the shutout bonus if the loser scored nothing)
+    deal_bonus: int  # per_deal_bonus for each deal won; not counted toward the target
+    deals_won: int
+
+    @property
+    def total(self) -> int:
+        return self.deal_points + self.game_bonus + self.deal_bonus
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "deal_points": self.deal_points,
+            "game_bonus": self.game_bonus,
+            "deal_bonus": self.deal_bonus,
+            "deals_won": self.deals_won,
+            "total": self.total,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Build with `Match.new` (or `Match.from_dict`), then `record` each finished deal."""
+
+    ruleset: Ruleset
+    first_dealer: int
+    records: tuple[DealRecord, ...] = ()
+    ended_by: str | None = None  # "resign" or "forfeit" when a player left the match
+    leaver: int | None = None  # the seat that resigned or forfeited
+
+    @classmethod
+    def new(cls, ruleset: Ruleset | str, first_dealer: int | None = None) -> Match:
+        """A match with no deals yet; the first dealer is drawn at random when not given."""
+        rules = as_ruleset(ruleset)
+        dealer = secrets.randbelow(2) if first_dealer is None else check_seat(first_dealer, "first_dealer")
+        return cls(rules, dealer)
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def score_sheet(self) -> tuple[DealRecord, ...]:
+        return self.records
+
+    @property
+    def totals(self) -> tuple[int, int]:
+        """Deal points by seat (what counts toward the target)."""
+        return self.records[-1].totals if self.records else (0, 0)
+
+    @property
+    def deals_won(self) -> tuple[int, int]:
+        won = [0, 0]
+        for record in self.records:
+            if record.winner is not None:
+                won[record.winner] += 1
+        return won[0], won[1]
+
+    @property
+    def dealer(self) -> int:
+        """The seat that deals the next deal."""
+        if not self.records:
+            return self.first_dealer
+        last = self.records[-1]
+        if last.winner is None:  # a dead deal: the same dealer again
+            return last.dealer
+        if self.ruleset.next_dealer == "winner":
+            return last.winner
+        return 1 - last.dealer
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended_by is not None or self._reached_target()
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the match, once it is over."""
+        if self.leaver is not None:
+            return 1 - self.leaver
+        if self._reached_target():
+            return self.records[-1].winner
+        return None
+
+    @property
+    def final_scores(self) -> tuple[SeatScore, SeatScore] | None:
+        """Each seat's final score with its bonuses, once the match is over."""
+        winner = self.winner
+        if winner is None:
+            return None
+        totals, won = self.totals, self.deals_won
+        game_bonus = self.ruleset.game_bonus
+        if totals[1 - winner] == 0:  # a shutout; never worth less than a plain win
+            game_bonus = max(game_bonus, self.ruleset.shutout_bonus)
+        scores = [
+            SeatScore(
+                deal_points=totals[seat],
+                game_bonus=game_bonus if seat == winner else 0,
+                deal_bonus=self.ruleset.per_deal_bonus * won[seat],
+                deals_won=won[seat],
+            )
+            for seat in (0, 1)
+        ]
+        return scores[0], scores[1]
+
+    def _reached_target(self) -> bool:
+        winner = self.records[-1].winner if self.records else None
+        if winner is None:
+            return False
+        target = self.ruleset.target
+        return target is None or self.totals[winner] >= target
+
+    # -- playing --------------------------------------------------------------------------------
+
+    def next_deal(self, deck: Sequence[Card | str] | None = None) -> Deal:
+        """The next deal, dealt by the right seat (a fresh shuffle unless ``deck`` is given)."""
+        self._check_open()
+        return Deal.new(self.ruleset, self.dealer, deck)
+
+    def record(self, deal: Deal) -> Match:
+        """The match with a finished deal (scored or dead) recorded."""
+        self._check_open()
+        if not deal.is_over:
+            raise IllegalMove("the deal is not over yet")
+        if deal.ruleset != self.ruleset:
+            raise IllegalMove(f"the deal was played under the {deal.ruleset.name} rules, not this match's")
+        if deal.dealer != self.dealer:
+            raise IllegalMove(f"seat {self.dealer} deals this deal, but seat {deal.dealer} dealt it")
+        return self.record_score(deal.outcome or DEAD, deal.winner, deal.points, deal.knocker)
+
+    def record_score(
+        self, outcome: str, winner: int | None, points: int, knocker: int | None = None
+    ) -> Match:
+        """Record a deal's result directly (a dead deal: outcome "dead", winner None, 0 points)."""
+        self._check_open()
+        _check_row(outcome, winner, points, knocker)
+        totals = list(self.totals)
+        if winner is not None:
+            totals[winner] += points
+        row = DealRecord(self.dealer, outcome, winner, points, knocker, (totals[0], totals[1]))
+        return replace(self, records=(*self.records, row))
+
+    def resign(self, seat: int, reason: str = "resign") -> Match:
+        """End the match now: ``seat`` resigns (or forfeits) and the other seat wins."""
+        self._check_open()
+        check_seat(seat, "the resigning seat")
+        if reason not in END_REASONS:
+            raise RulesError(f"reason must be one of {', '.join(END_REASONS)}, not {reason!r}")
+        return replace(self, ended_by=reason, leaver=seat)
+
+    def _check_open(self) -> None:
+        if self.is_over:
+            raise IllegalMove("the match is over")
+
+    # -- serialization --------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "ruleset": self.ruleset.to_dict(),
+            "first_dealer": self.first_dealer,
+            "deals": [record.to_dict() for record in self.records],
+            "ended_by": self.ended_by,
+            "leaver": self.leaver,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Match:
+        """Read `to_dict`'s form back, checking every row; InvalidState names what is wrong."""
+        data = check_format(data, "match", FORMAT)
+        try:
+            match = cls.new(Ruleset.from_dict(data["ruleset"]), data["first_dealer"])
+            for number, row in enumerate(data["deals"], 1):
+                match = _read_row(match, row, number)
+            if data.get("ended_by") is not None:
+                match = match.resign(data["leaver"], data["ended_by"])
+        except InvalidState:
+            raise
+        except (RulesError, KeyError, TypeError) as error:
+            raise InvalidState(f"not a match: {error}") from None
+        return match
+
+
+def _check_row(outcome: str, winner: int | None, points: int, knocker: int | None) -> None:
+    if outcome == DEAD:
+        if winner is not None or points != 0 or knocker is not None:
+            raise RulesError("a dead deal has no winner, no knocker and no points")
+        return
+    if outcome not in SCORED_OUTCOMES:
+        raise RulesError(f"outcome must be one of {', '.join((*SCORED_OUTCOMES, DEAD))}, not {outcome!r}")
+    check_seat(winner, "the winner")
+    if knocker is not None:
+        check_seat(knocker, "the knocker")
+    if type(points) is not int or points < 0:
+        raise RulesError(f"points must be a non-negative integer, not {points!r}")
+
+
+def _read_row(match: Match, row: object, number: int) -> Match:
+    if not isinstance(row, dict):
+        raise InvalidState(f"deal {number}: a row must be an object")
+    recorded = match.record_score(row["outcome"], row["winner"], row["points"], row.get("knocker"))
+    added = recorded.records[-1]
+    if row.get("dealer", added.dealer) != added.dealer:
+        raise InvalidState(f"deal {number}: seat {added.dealer} dealt it, not seat {row['dealer']}")
+    if list(row.get("totals", added.totals)) != list(added.totals):
+        raise InvalidState(f"deal {number}: the totals should be {list(added.totals)}, not {row['totals']}")
+    return recorded
