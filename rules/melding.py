@@ -48,8 +48,8 @@ _SUIT_POINTS = _build_suit_points()
 def _build_run_table(suit: int) -> tuple[tuple[Meld, ...], ...]:
     """For every 13-bit pattern of one suit, all the runs it contains.
 
-    Built by adding the top card: the runs of a pattern are those without its
-    top card plus the runs ending on it. Equal runs share one tuple object.
+    Built by adding the top card: the runs of a pattern are the runs ending on
+    its top card plus those without it. Equal runs share one tuple object.
     """
     shift = 13 * suit
     melds: dict[int, Meld] = {}
@@ -65,7 +65,8 @@ def _build_run_table(suit: int) -> tuple[tuple[Meld, ...], ...]:
             if top - rank >= 2:
                 meld = melds.setdefault(segment, (segment << shift, _SUIT_POINTS[segment]))
                 ending_here.append(meld)
-        table[pattern] = table[pattern ^ 1 << top] + tuple(ending_here)
+        # Longer runs first, so that ties prefer one long run to several short ones.
+        table[pattern] = tuple(ending_here) + table[pattern ^ 1 << top]
     return tuple(table)
 
 
