@@ -54,6 +54,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "tables.middleware.GuestCookieMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -84,7 +85,13 @@ else:
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(VAR_DIR / "db.sqlite3")}}
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     # WAL lets page reads proceed while a move commits; the timeout rides out short write locks.
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+    # IMMEDIATE: a transaction takes the write lock when it begins, so the move service's
+    # lock-check-write cannot fail half-way with "database is locked" (SQLite ignores FOR UPDATE).
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL;",
+        "transaction_mode": "IMMEDIATE",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.check_redis_url(env.get_str("REDIS_URL"))

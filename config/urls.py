@@ -1,9 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from tables.api import api
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("api/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("tables.urls")),
 ]

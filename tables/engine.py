@@ -1,0 +1,89 @@
+"""Translation between rows and the engine's values: the only module of tables/ that knows
+how a `rules.Deal` or `rules.Match` is stored. No rule is decided here."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import rules
+from rules import RULESETS, Ruleset
+
+from .errors import BadRequest
+from .models import Deal, Match
+
+
+def build_ruleset(name: str, target: Any = None, custom: dict[str, Any] | None = None) -> Ruleset:
+    """A preset, optionally with playgridia's to-100 target or custom values the engine validates."""
+    preset = RULESETS.get(name)
+    if preset is None:
+        raise BadRequest(f"Unknown rule set {name!r}; choose one of {', '.join(RULESETS)}.", field="ruleset")
+    options = dict(custom or {})
+    if target is not None:
+        options["target"] = target
+    if "name" in options:
+        raise BadRequest("The rule set's name is set by 'ruleset'.", field="custom")
+    if not options:
+        return preset
+    try:
+        return Ruleset.from_dict({**preset.to_dict(), **options})
+    except rules.InvalidRuleset as error:
+        raise BadRequest(f"Invalid rule set option: {error}", field="custom") from None
+
+
+def ruleset_of(data: dict[str, Any]) -> Ruleset:
+    return Ruleset.from_dict(data)
+
+
+def load_deal(row: Deal) -> rules.Deal:
+    return rules.Deal.from_dict(row.snapshot)
+
+
+def store_deal(row: Deal, deal: rules.Deal) -> None:
+    """Copy the engine's state onto the row (the caller saves it)."""
+    row.snapshot = deal.to_dict()
+    row.version = deal.version
+    row.phase = deal.phase
+    row.to_play = deal.to_play
+    if deal.is_over:
+        row.status = Deal.Status.OVER
+        row.outcome = deal.outcome or ""
+        row.winner = deal.winner
+        row.points = deal.points
+
+
+def new_deal_row(match: Match, number: int, dealer: int) -> tuple[Deal, rules.Deal]:
+    ruleset = ruleset_of(match.ruleset)
+    deck = rules.new_deck()
+    deal = rules.Deal.new(ruleset, dealer, deck)
+    row = Deal(
+        match=match,
+        number=number,
+        ruleset=ruleset.to_dict(),
+        dealer=dealer,
+        deck=" ".join(str(card) for card in deck),
+    )
+    store_deal(row, deal)
+    return row, deal
+
+
+def replay_row(row: Deal, actions: list[str]) -> rules.Deal:
+    return rules.replay(ruleset_of(row.ruleset), row.dealer, row.deck.split(), actions)
+
+
+def load_match(row: Match) -> rules.Match:
+    return rules.Match.from_dict(row.record)
+
+
+def new_match(ruleset: Ruleset) -> rules.Match:
+    """A match whose first dealer the engine draws at random."""
+    return rules.Match.new(ruleset)
+
+
+def final_scores(match: rules.Match) -> list[dict[str, int]] | None:
+    scores = match.final_scores
+    return None if scores is None else [score.to_dict() for score in scores]
+
+
+def with_target(ruleset: Ruleset, target: int | None) -> Ruleset:
+    return dataclasses.replace(ruleset, target=target)

@@ -1,0 +1,59 @@
+"""Errors the services raise; the API maps each to its HTTP status.
+
+An illegal move is the engine's `rules.IllegalMove` (400, with the engine's reason);
+everything else a caller can get wrong is one of these.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ServiceError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, *, field: str | None = None, extra: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.extra = extra or {}
+
+
+class BadRequest(ServiceError):
+    """Input that is well-formed JSON but not acceptable (an unknown option, an empty name)."""
+
+
+class NotAuthenticated(ServiceError):
+    status = 401
+    code = "not_authenticated"
+
+
+class Forbidden(ServiceError):
+    """Not your seat, not your turn, a spectator trying to play, not the owner."""
+
+    status = 403
+    code = "forbidden"
+
+
+class NotFound(ServiceError):
+    status = 404
+    code = "not_found"
+
+
+class Conflict(ServiceError):
+    """The table is not in a state that allows this (seats full, match not started...)."""
+
+    status = 409
+    code = "conflict"
+
+
+class StaleVersion(Conflict):
+    """The client's expected version is not the table's current one."""
+
+    code = "stale_version"
+
+
+class RateLimited(ServiceError):
+    status = 429
+    code = "rate_limited"

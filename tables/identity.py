@@ -1,0 +1,175 @@
+"""Who is calling: an account, a guest bound to this browser, or a program with an API token.
+
+A guest is a Player row with a random ``guest_key``; the browser keeps that key in a signed
+cookie (so it survives the session for months) and the session remembers the player id.
+Signing up, or logging in, from a guest's browser turns the guest into the account's player,
+keeping every seat, move and chat message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.db import transaction
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+from .errors import BadRequest
+from .models import ApiToken, ChatMessage, ChatMute, Move, Player, Table
+
+GUEST_COOKIE = "ginmesa_guest"
+GUEST_COOKIE_SALT = "tables.guest"
+GUEST_COOKIE_MAX_AGE = 365 * 24 * 3600
+SESSION_PLAYER_KEY = "ginmesa_guest_player"
+TOKEN_PREFIX = "gm_"
+NAME_MAX_LENGTH = 40
+
+_CACHE_ATTR = "_ginmesa_player"
+_NEW_GUEST_ATTR = "_ginmesa_new_guest"
+
+
+def clean_display_name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise BadRequest("Type a name to sit at the table.", field="name")
+    name = " ".join(name.split())
+    if len(name) > NAME_MAX_LENGTH:
+        raise BadRequest(f"A name has at most {NAME_MAX_LENGTH} characters.", field="name")
+    return name
+
+
+def player_for_user(user) -> Player:
+    player = Player.objects.filter(user=user).first()
+    if player is None:
+        default_name = (user.get_username() or "").split("@")[0] or "player"
+        player = Player.objects.create(user=user, display_name=default_name[:NAME_MAX_LENGTH])
+    return player
+
+
+def guest_for_request(request: HttpRequest) -> Player | None:
+    """The guest this browser is, from the session or else the signed cookie."""
+    session = getattr(request, "session", None)
+    player_id = session.get(SESSION_PLAYER_KEY) if session is not None else None
+    if player_id is not None:
+        guest = Player.objects.filter(pk=player_id, user__isnull=True, is_bot=False).first()
+        if guest is not None:
+            return guest
+    key = request.get_signed_cookie(
+        GUEST_COOKIE, default=None, salt=GUEST_COOKIE_SALT, max_age=GUEST_COOKIE_MAX_AGE
+    )
+    if not key:
+        return None
+    guest = Player.objects.filter(guest_key=key, user__isnull=True).first()
+    if guest is not None and session is not None:
+        session[SESSION_PLAYER_KEY] = guest.pk
+    return guest
+
+
+def player_for_request(request: HttpRequest) -> Player | None:
+    """The caller's player (created on first use for an account), or None for a new visitor."""
+    if hasattr(request, _CACHE_ATTR):
+        return getattr(request, _CACHE_ATTR)
+    user = getattr(request, "user", None)
+    player = (
+        player_for_user(user) if user is not None and user.is_authenticated else guest_for_request(request)
+    )
+    setattr(request, _CACHE_ATTR, player)
+    return player
+
+
+def become_guest(request: HttpRequest, name: object) -> Player:
+    """A new guest for this browser; GuestCookieMiddleware writes its cookie on the response."""
+    guest = Player.objects.create(display_name=clean_display_name(name), guest_key=secrets.token_urlsafe(32))
+    request.session[SESSION_PLAYER_KEY] = guest.pk
+    setattr(request, _CACHE_ATTR, guest)
+    setattr(request, _NEW_GUEST_ATTR, guest)
+    return guest
+
+
+def player_or_guest(request: HttpRequest, name: object) -> Player:
+    """The caller, or a new guest named ``name`` for a visitor who has no identity yet."""
+    return player_for_request(request) or become_guest(request, name)
+
+
+def remember_new_guest(request: HttpRequest, response: HttpResponse) -> None:
+    guest = getattr(request, _NEW_GUEST_ATTR, None)
+    if guest is not None and guest.guest_key:
+        response.set_signed_cookie(
+            GUEST_COOKIE,
+            guest.guest_key,
+            salt=GUEST_COOKIE_SALT,
+            max_age=GUEST_COOKIE_MAX_AGE,
+            httponly=True,
+            samesite="Lax",
+            secure=request.is_secure(),
+        )
+
+
+@transaction.atomic
+def adopt_guest(request: HttpRequest, user) -> Player | None:
+    """Called when an account signs up or logs in: this browser's guest becomes the account."""
+    guest = guest_for_request(request)
+    if guest is None:
+        return None
+    account = Player.objects.filter(user=user).first()
+    if account is None:
+        guest.user = user
+        guest.guest_key = None
+        guest.save(update_fields=["user", "guest_key"])
+        account = guest
+    else:
+        _merge_guest_into(guest, account)
+    if hasattr(request, "session"):
+        request.session.pop(SESSION_PLAYER_KEY, None)
+    setattr(request, _CACHE_ATTR, account)
+    return account
+
+
+def _merge_guest_into(guest: Player, account: Player) -> None:
+    """Move the guest's seats and history to the account, except at tables where both sit."""
+    shared = Table.objects.filter(Q(seat0=guest) | Q(seat1=guest)).filter(Q(seat0=account) | Q(seat1=account))
+    if shared.exists():
+        return  # playing oneself: keep the two identities apart rather than merge a table into nonsense
+    Table.objects.filter(seat0=guest).update(seat0=account)
+    Table.objects.filter(seat1=guest).update(seat1=account)
+    Table.objects.filter(owner=guest).update(owner=account)
+    Move.objects.filter(actor=guest).update(actor=account)
+    ChatMessage.objects.filter(author=guest).update(author=account)
+    ChatMute.objects.filter(player=guest).update(player=account)
+    ChatMute.objects.filter(muted=guest).update(muted=account)
+    guest.guest_key = None
+    guest.save(update_fields=["guest_key"])
+
+
+def _hash_token(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def issue_api_token(user, name: str = "") -> tuple[ApiToken, str]:
+    """A new token; the raw value is returned once and never stored."""
+    raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(user=user, name=name[:60], prefix=raw[:10], token_hash=_hash_token(raw))
+    return token, raw
+
+
+def player_for_api_token(raw: str) -> Player | None:
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(token_hash=_hash_token(raw), revoked_at__isnull=True, user__is_active=True)
+        .first()
+    )
+    if token is None:
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return player_for_user(token.user)
+
+
+def revoke_api_token(user, token_id: int) -> bool:
+    return bool(
+        ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
+            revoked_at=timezone.now()
+        )
+    )

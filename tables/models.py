@@ -1,0 +1,266 @@
+"""Tables, seats, matches, deals, the move log and chat.
+
+The game itself lives in the engine (`rules`): a deal row stores what the engine needs to
+rebuild it (rule set, dealer, deck, the move log) plus the engine's own snapshot, and a
+match row stores the engine's match record. Only tables.services writes these rows.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class Player(models.Model):
+    """One human (an account or a guest bound to a browser) or one bot seat."""
+
+    class DeckDesign(models.TextChoices):
+        CLASSIC = "classic", "Classic"
+        FOUR_COLOUR = "four_colour", "Four colours"
+        LARGE_INDEX = "large_index", "Large index"
+        DARK = "dark", "Dark"
+
+    class Language(models.TextChoices):
+        SPANISH = "es", "Español"
+        ENGLISH = "en", "English"
+
+    class BotLevel(models.TextChoices):
+        TITO = "tito", "TITO"
+        CARMEN = "carmen", "CARMEN"
+        LUNA = "luna", "LUNA"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    # A guest's secret, kept in the browser as a signed cookie; cleared when the guest signs up.
+    guest_key = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
+    display_name = models.CharField(max_length=40)
+    deck_design = models.CharField(max_length=16, choices=DeckDesign.choices, default=DeckDesign.CLASSIC)
+    language = models.CharField(max_length=2, choices=Language.choices, default=Language.SPANISH)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    alert_prefs = models.JSONField(default=dict, blank=True)
+    is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                name="bot_has_level",
+                condition=Q(is_bot=False, bot_level="") | Q(is_bot=True) & ~Q(bot_level=""),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def is_guest(self) -> bool:
+        return not self.is_bot and self.user_id is None
+
+
+class ApiToken(models.Model):
+    """A bearer token a program uses to play as an account; only its SHA-256 is stored."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60, blank=True)
+    prefix = models.CharField(max_length=12)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.name or 'token'})"
+
+
+class Table(models.Model):
+    """A persistent table: two seats, options fixed at creation, one match after another."""
+
+    class Visibility(models.TextChoices):
+        INVITE = "invite", "Invite link only"
+        PUBLIC = "public", "Listed in the lobby"
+
+    TURN_CLOCKS = (30, 45, 60, 90, 600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
+    DEFAULT_TURN_SECONDS = 24 * 3600
+
+    owner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="owned_tables")
+    invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
+    ruleset_name = models.CharField(max_length=40, db_index=True)
+    ruleset = models.JSONField()  # the full rules.Ruleset as a dict
+    turn_seconds = models.PositiveIntegerField(default=DEFAULT_TURN_SECONDS)
+    visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.INVITE)
+    spectator_chat = models.BooleanField(default=True)
+    forfeit_after = models.PositiveSmallIntegerField(default=3)
+    seat0 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    seat1 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    # The deal shown at the table: the one in play, or the last one played.
+    current_deal = models.ForeignKey(
+        "Deal", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # Bumped by every change of game state (not by chat): the optimistic-concurrency version.
+    version = models.PositiveIntegerField(default=0)
+    rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    rematch_declined_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["visibility", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk} ({self.ruleset_name})"
+
+    @property
+    def seats(self) -> tuple[Player | None, Player | None]:
+        return (self.seat0, self.seat1)
+
+    def seat_of(self, player: Player | None) -> int | None:
+        if player is None:
+            return None
+        if self.seat0_id == player.pk:
+            return 0
+        if self.seat1_id == player.pk:
+            return 1
+        return None
+
+    def seat_player_id(self, seat: int) -> int | None:
+        return self.seat0_id if seat == 0 else self.seat1_id
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        OVER = "over", "Over"
+
+    class Outcome(models.TextChoices):
+        NONE = "", "—"
+        COMPLETED = "completed", "Played to the end"
+        RESIGNED = "resigned", "Resigned"
+        FORFEIT = "forfeit", "Forfeit on time"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveIntegerField()
+    ruleset = models.JSONField()
+    first_dealer = models.PositiveSmallIntegerField()
+    record = models.JSONField()  # rules.Match.to_dict()
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PLAYING)
+    outcome = models.CharField(max_length=10, choices=Outcome.choices, blank=True, default="")
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    final_scores = models.JSONField(null=True, blank=True)
+    timeouts_in_row = models.JSONField(default=list)  # consecutive timed-out turns, by seat
+    decided_by_timeout = models.BooleanField(default=False)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+        constraints = [models.UniqueConstraint(fields=["table", "number"], name="match_number_per_table")]
+
+    def __str__(self) -> str:
+        return f"Match {self.number} at table {self.table_id}"
+
+
+class Deal(models.Model):
+    class Status(models.TextChoices):
+        PLAYING = "playing", "Playing"
+        OVER = "over", "Over"
+        ABANDONED = "abandoned", "Abandoned"  # its match was resigned or forfeited mid-deal
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveIntegerField()
+    ruleset = models.JSONField()
+    dealer = models.PositiveSmallIntegerField()
+    deck = models.CharField(max_length=160)  # 52 cards, top first: server-side only, never sent
+    snapshot = models.JSONField()  # the engine's Deal.to_json(): holds the stock, never sent
+    version = models.PositiveIntegerField(default=0)  # the engine's: actions applied
+    phase = models.CharField(max_length=8)
+    to_play = models.PositiveSmallIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLAYING)
+    outcome = models.CharField(max_length=16, blank=True)  # the engine's result outcome, e.g. "gin"
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.PositiveIntegerField(default=0)
+    # When the current turn (or, after the deal, the wait for the next deal) runs out.
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    decided_by_timeout = models.BooleanField(default=False)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="deal_number_per_match")]
+
+    def __str__(self) -> str:
+        return f"Deal {self.number} of match {self.match_id}"
+
+
+class Move(models.Model):
+    """One action of the append-only move log."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player", "Player"
+        BOT = "bot", "Bot"
+        TIMEOUT = "timeout", "Server on timeout"
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()  # 1-based; equals the engine version after this action
+    seat = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=24)  # str(rules.Action), e.g. "discard 7H"
+    card = models.CharField(max_length=2, blank=True)  # the card the action names or drew
+    table_version = models.PositiveIntegerField()  # the table's version after this action
+    actor = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    source = models.CharField(max_length=8, choices=Source.choices, default=Source.PLAYER)
+    client_move_id = models.CharField(max_length=64, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["deal", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "seq"], name="move_seq_per_deal"),
+            models.UniqueConstraint(
+                fields=["deal", "client_move_id"],
+                condition=Q(client_move_id__isnull=False),
+                name="client_move_id_per_deal",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seq}. seat {self.seat}: {self.action}"
+
+
+class ChatMessage(models.Model):
+    class Channel(models.TextChoices):
+        PLAYERS = "players", "Players"
+        SPECTATORS = "spectators", "Spectators"
+
+    MAX_LENGTH = 500
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.PLAYERS)
+    text = models.CharField(max_length=MAX_LENGTH)
+    hidden = models.BooleanField(default=False, help_text="Hidden by staff: nobody sees it any more.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.author}: {self.text[:40]}"
+
+
+class ChatMute(models.Model):
+    """A player who does not want to see another's chat at one table."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "player", "muted"], name="one_mute_per_pair")]

@@ -1,0 +1,170 @@
+"""What a caller may see of a table, as JSON-able dicts. The deal part is always the engine's
+``view(seat)`` (``view(None)`` for a spectator): the deck, the stock and the other hand never
+pass through here. Pages and the API both render these."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from . import engine
+from .models import ChatMessage, Deal, Match, Move, Player, Table
+
+
+def player_summary(player: Player | None) -> dict[str, Any] | None:
+    if player is None:
+        return None
+    return {
+        "name": player.display_name,
+        "is_bot": player.is_bot,
+        "bot_level": player.bot_level or None,
+        "is_guest": player.is_guest,
+    }
+
+
+def table_status(table: Table) -> str:
+    """waiting (a seat is free), ready (both seated), playing, between_deals, or match_over."""
+    deal = table.current_deal
+    if deal is None:
+        return "ready" if None not in table.seats else "waiting"
+    if deal.match.status == Match.Status.OVER:
+        return "match_over"
+    return "playing" if deal.status == Deal.Status.PLAYING else "between_deals"
+
+
+def seconds_left(deal: Deal | None) -> int | None:
+    if deal is None or deal.deadline is None:
+        return None
+    return max(0, int((deal.deadline - timezone.now()).total_seconds()))
+
+
+def table_options(table: Table) -> dict[str, Any]:
+    return {
+        "ruleset": table.ruleset,
+        "turn_seconds": table.turn_seconds,
+        "visibility": table.visibility,
+        "spectator_chat": table.spectator_chat,
+        "forfeit_after": table.forfeit_after,
+    }
+
+
+def table_state(table: Table, viewer: Player | None) -> dict[str, Any]:
+    """Everything the viewer may know about the table, at ``table.version``."""
+    seat = table.seat_of(viewer)
+    deal = table.current_deal
+    return {
+        "table": table.invite_token,
+        "version": table.version,
+        "status": table_status(table),
+        "you": {"seat": seat, "is_owner": viewer is not None and viewer.pk == table.owner_id},
+        "owner": table.owner.display_name if table.owner_id else None,
+        "options": table_options(table),
+        "seats": [player_summary(player) for player in table.seats],
+        "match": None if deal is None else match_state(deal.match),
+        "deal": None if deal is None else deal_state(deal, seat),
+        "rematch": {"offered_by": table.rematch_offered_by, "declined_by": table.rematch_declined_by},
+    }
+
+
+def match_state(match: Match) -> dict[str, Any]:
+    record = engine.load_match(match)
+    return {
+        "number": match.number,
+        "status": match.status,
+        "outcome": match.outcome or None,
+        "winner": match.winner,
+        "totals": list(record.totals),
+        "dealer_next": None if record.is_over else record.dealer,
+        "score_sheet": [row.to_dict() for row in record.score_sheet],
+        "final_scores": match.final_scores,
+        "timeouts_in_row": match.timeouts_in_row,
+    }
+
+
+def deal_state(deal: Deal, seat: int | None) -> dict[str, Any]:
+    return {
+        "number": deal.number,
+        "status": deal.status,
+        "deadline": deal.deadline.isoformat() if deal.deadline else None,
+        "seconds_left": seconds_left(deal),
+        "view": engine.load_deal(deal).view(seat).to_dict(),
+    }
+
+
+def move_summary(move: Move, viewer_seat: int | None) -> dict[str, Any]:
+    """A log row as ``viewer_seat`` may see it: a stock draw's card only to its drawer."""
+    private = move.action == "draw_stock" and viewer_seat != move.seat
+    return {
+        "seq": move.seq,
+        "seat": move.seat,
+        "action": move.action,
+        "card": None if private or not move.card else move.card,
+        "table_version": move.table_version,
+        "source": move.source,
+        "created_at": move.created_at.isoformat(),
+    }
+
+
+def chat_message(message: ChatMessage) -> dict[str, Any]:
+    return {
+        "id": message.id,
+        "channel": message.channel,
+        "author": message.author.display_name,
+        "text": message.text,
+        "created_at": message.created_at.isoformat(),
+    }
+
+
+def my_table_row(table: Table, player: Player) -> dict[str, Any]:
+    """One line of "my tables": whose move it is and how long the clock has left."""
+    seat = table.seat_of(player)
+    deal = table.current_deal
+    status = table_status(table)
+    opponent = table.seats[1 - seat] if seat is not None else None
+    return {
+        "table": table.invite_token,
+        "ruleset": table.ruleset_name,
+        "status": status,
+        "seat": seat,
+        "opponent": player_summary(opponent),
+        "your_move": _awaits(table, deal, seat, status),
+        "deadline": deal.deadline.isoformat() if deal is not None and deal.deadline else None,
+        "seconds_left": seconds_left(deal) if status in ("playing", "between_deals") else None,
+        "totals": list(engine.load_match(deal.match).totals) if deal is not None else None,
+        "version": table.version,
+    }
+
+
+def _awaits(table: Table, deal: Deal | None, seat: int | None, status: str) -> bool:
+    """Is something up to this seat: its turn, dealing on, a rematch offer, starting the match?"""
+    if seat is None:
+        return False
+    if status == "playing":
+        return deal.to_play == seat
+    if status == "between_deals":
+        return True
+    if status == "match_over":
+        return table.rematch_offered_by == 1 - seat
+    return status == "ready" and table.seat_player_id(seat) == table.owner_id
+
+
+def deal_export(deal: Deal) -> dict[str, Any]:
+    """The deal as rules.replay reads it (ruleset, dealer, deck, actions): staff or after the deal."""
+    return {**deal.snapshot, "number": deal.number, "outcome": deal.outcome or None}
+
+
+def match_export(match: Match) -> dict[str, Any]:
+    deals = match.deals.order_by("number")
+    return {"match": match.record, "number": match.number, "deals": [deal_export(deal) for deal in deals]}
+
+
+def lobby_row(table: Table) -> dict[str, Any]:
+    return {
+        "table": table.invite_token,
+        "ruleset": table.ruleset_name,
+        "target": table.ruleset.get("target"),
+        "owner": table.owner.display_name,
+        "turn_seconds": table.turn_seconds,
+        "created_at": table.created_at.isoformat(),
+    }

@@ -1,0 +1,168 @@
+"""Driving tables through the HTTP API as real clients do, and the hidden-information scan."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+import rules
+from tables import engine
+from tables.models import Deal, Move, Table
+
+CARD_PATTERN = re.compile(r"(?<![A-Za-z0-9_-])([A2-9TJQK][SHDC])(?![A-Za-z0-9_-])")
+
+
+class ApiClient:
+    """A browser (session cookies) or a program (bearer token) talking JSON to /api/."""
+
+    def __init__(self, client: Client | None = None, token: str | None = None, name: str = ""):
+        self.client = client or Client()
+        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.name = name
+        self.received: list[str] = []  # every response body, for the hidden-information scan
+
+    def request(self, method: str, path: str, body: Any = None, raw: str | None = None):
+        data = raw if raw is not None else (json.dumps(body) if body is not None else None)
+        call = getattr(self.client, method)
+        kwargs = {"content_type": "application/json", "headers": self.headers}
+        response = call(f"/api{path}", data, **kwargs) if data is not None else call(f"/api{path}", **kwargs)
+        self.received.append(response.content.decode())
+        return response
+
+    def get(self, path: str):
+        return self.request("get", path)
+
+    def post(self, path: str, body: Any = None, raw: str | None = None):
+        return self.request("post", path, body if body is not None or raw is not None else {}, raw)
+
+    def ok(self, method: str, path: str, body: Any = None, status: int = 200) -> dict[str, Any]:
+        response = self.request(method, path, body)
+        assert response.status_code == status, (response.status_code, response.content[:500])
+        return response.json()
+
+    def state(self, token: str) -> dict[str, Any]:
+        return self.ok("get", f"/tables/{token}")
+
+
+def make_account_client(email: str, *, staff: bool = False) -> ApiClient:
+    user = get_user_model().objects.create_user(
+        username=email.split("@")[0], email=email, password="a long enough password 1", is_staff=staff
+    )
+    EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+    client = Client()
+    client.force_login(user)
+    api = ApiClient(client, name=email)
+    api.user = user
+    return api
+
+
+def open_table(owner: ApiClient, **options: Any) -> dict[str, Any]:
+    return owner.ok("post", "/tables", options, status=201)
+
+
+def seated_table(owner: ApiClient, guest: ApiClient, **options: Any) -> str:
+    token = open_table(owner, **options)["table"]
+    guest.ok("post", f"/tables/{token}/join", {"name": guest.name or "Guest"})
+    return token
+
+
+def choose_action(view: dict[str, Any], turn: int) -> str:
+    """A plain but complete strategy: pass the upcard, sometimes take the discard, knock when allowed."""
+    legal = view["legal_actions"]
+    if "big_gin" in legal:
+        return "big_gin"
+    knocks = [action for action in legal if action.startswith("knock")]
+    if knocks:
+        return knocks[0]
+    if view["phase"] == "offer":
+        return "take_upcard" if turn % 4 == 3 and "take_upcard" in legal else "pass"
+    if view["phase"] == "draw":
+        return "take_discard" if turn % 3 == 0 and "take_discard" in legal else "draw_stock"
+    choice = rules.best_discard(view["hand"], exclude=view["just_taken"])
+    return f"discard {choice.card}"
+
+
+def play_deal(token: str, players: dict[int, ApiClient], watchers: list[ApiClient] = ()) -> dict[str, Any]:
+    """Play the current deal to its end through the API; every client's view is scanned."""
+    turn = 0
+    state = players[0].state(token)
+    while state["status"] == "playing":
+        seat = state["deal"]["view"]["to_play"]
+        mover = players[seat]
+        mine = mover.state(token)
+        action = choose_action(mine["deal"]["view"], turn)
+        body = {
+            "action": action,
+            "expected_version": mine["version"],
+            "client_move_id": f"m{turn}-{mine['version']}",
+        }
+        result = mover.ok("post", f"/tables/{token}/moves", body)
+        assert result["applied"] is True
+        turn += 1
+        for watcher in [players[1 - seat], *watchers]:
+            watcher.state(token)
+        assert_no_hidden_cards(token, players, watchers)
+        state = result["state"]
+    return state
+
+
+def play_match(token: str, players: dict[int, ApiClient], watchers: list[ApiClient] = ()) -> dict[str, Any]:
+    state = players[0].state(token)
+    while True:
+        state = play_deal(token, players, watchers)
+        if state["status"] == "match_over":
+            return state
+        state = players[state["version"] % 2].ok(
+            "post", f"/tables/{token}/next-deal", {"expected_version": state["version"]}
+        )
+
+
+def secret_cards(deal: rules.Deal, seat: int | None) -> set[str]:
+    """The cards ``seat`` (None: a spectator) must not see: the stock and the other hidden hand(s)."""
+    if deal.is_over:
+        return {str(card) for card in deal.deck[52 - deal.stock_count :]}  # the stock stays secret
+    view = deal.view(seat)
+    hidden = {str(card) for card in deal.deck[52 - deal.stock_count :]}
+    for other in (0, 1):
+        if other != seat:
+            public = {str(card) for card in view.known_cards[other]}
+            hidden |= {str(card) for card in deal.hand(other)} - public
+    return hidden
+
+
+def cards_in(text: str) -> set[str]:
+    return set(CARD_PATTERN.findall(text))
+
+
+def assert_no_hidden_cards(token: str, players: dict[int, ApiClient], watchers=()) -> None:
+    """Each body received since the last scan is checked against the deal as it is now
+    (the scan runs after every move, so "now" is when the body was sent)."""
+    table = Table.objects.select_related("current_deal").get(invite_token=token)
+    deal = engine.load_deal(table.current_deal) if table.current_deal else None
+    audience = [(seat, client) for seat, client in players.items()] + [(None, w) for w in watchers]
+    for seat, client in audience:
+        bodies, client.received = client.received, []
+        if deal is None:
+            continue
+        secret = secret_cards(deal, seat)
+        for body in bodies:
+            leaked = cards_in(body) & secret
+            assert not leaked, f"seat {seat} received hidden cards {leaked}"
+
+
+def assert_deals_replay(deals: list[Deal]) -> None:
+    for deal in deals:
+        actions = list(Move.objects.filter(deal=deal).order_by("seq").values_list("action", flat=True))
+        replayed = engine.replay_row(deal, actions)
+        assert replayed.to_dict() == deal.snapshot, f"deal {deal.pk} does not replay to its stored state"
+        assert (replayed.version, replayed.phase, replayed.to_play) == (
+            deal.version,
+            deal.phase,
+            deal.to_play,
+        )
+        assert [str(card) for card in replayed.deck] == deal.deck.split()
