@@ -1,0 +1,83 @@
+"""CARMEN, the medium bot: counts cards and weighs every option in deadwood points.
+
+- A discard is judged by the deadwood it leaves, the deadwood expected after the
+  next stock draw (only cards still unseen can come), and the chance that the
+  opponent melds it (from the cards it took, threw and declined).
+- The face-up card is taken when it beats the expected stock draw.
+- A knock is weighed against the undercut risk, which grows as the deal goes on,
+  and against the match score.
+"""
+
+from __future__ import annotations
+
+import random
+
+from rules.melding import best_discard_mask, min_deadwood_mask
+from rules.moves import BIG_GIN, Action
+from rules.view import DealView
+
+from .base import NO_MATCH, MatchContext, draw_action, find_action, finish_action
+from .handeval import bits, expected_after_draw, feeding_chance, opponent_holds
+from .knowledge import Knowledge
+
+NOW_WEIGHT = 0.4  # deadwood kept now versus expected after the next draw
+FEED_COST = 8.0  # deadwood points a meld handed to the opponent is worth
+TAKE_MARGIN = 1.0  # the face-up card must beat the stock by this much (it tells the opponent)
+EARLY_TURNS = 6  # discards (both seats) before the undercut risk starts to grow
+SAFE_AT_MATCH_POINT = 2  # knock deadwood accepted when an undercut would lose the match
+
+
+class Carmen:
+    name = "carmen"
+
+    def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
+        know = Knowledge.from_view(view)
+        if know.phase in ("offer", "draw"):
+            return draw_action(view, wants_face_up(know))
+        if min_deadwood_mask(know.hand) == 0 and find_action(view, BIG_GIN) is not None:
+            return Action.big_gin()
+        card, deadwood = best_discard_mask(know.hand, know.just_taken)
+        if deadwood <= knock_ceiling(know, view.ruleset.undercut_bonus, match or NO_MATCH):
+            return finish_action(view, card, knock=True)
+        return finish_action(view, ranked_discards(know)[0][1], knock=False)
+
+
+def wants_face_up(know: Knowledge) -> bool:
+    """Take the top discard when it leaves less deadwood than a stock draw is expected to."""
+    if know.top < 0:
+        return False
+    taken = best_discard_mask(know.hand | 1 << know.top, know.top)[1]
+    stock = expected_after_draw(know.hand, know.unseen)
+    return taken + TAKE_MARGIN <= stock
+
+
+def ranked_discards(know: Knowledge) -> list[tuple[float, int]]:
+    """(cost, card) for every allowed discard, cheapest first."""
+    holds = opponent_holds(know)
+    lateness = 1.0 + know.turns / 20
+    ranked = []
+    for card in bits(know.hand):
+        if card == know.just_taken:
+            continue
+        kept = know.hand ^ 1 << card
+        cost = NOW_WEIGHT * min_deadwood_mask(kept) + (1 - NOW_WEIGHT) * expected_after_draw(
+            kept, know.unseen
+        )
+        cost += FEED_COST * lateness * feeding_chance(card, know, holds)
+        ranked.append((cost, card))
+    ranked.sort()
+    return ranked
+
+
+def knock_ceiling(know: Knowledge, undercut_bonus: int, match: MatchContext) -> int:
+    """The most deadwood CARMEN knocks with now.
+
+    Early the opponent's hand is still rough, so any legal knock wins; later every
+    two discards shave a point. When an undercut would hand the opponent the match,
+    only a near-gin knock.
+    """
+    ceiling = know.knock_limit - max(0, know.turns - EARLY_TURNS) // 2
+    ceiling -= 2 * know.opponent_known.bit_count()  # cards it took from the pile: melds in hand
+    if match.target is not None and match.opponent_total + undercut_bonus >= match.target:
+        ceiling = min(ceiling, SAFE_AT_MATCH_POINT)
+    return max(ceiling, 1 if know.stock_count > 4 else know.knock_limit)

@@ -1,0 +1,199 @@
+"""LUNA, the hard bot: determinized Monte Carlo search over informed play-outs.
+
+For each decision LUNA
+1. lists a few candidate moves (CARMEN's ranking prunes the discards),
+2. deals the opponent's hidden cards and the stock order many times, consistently
+   with what it saw: cards the opponent took and still holds are fixed; cards
+   related to what it threw or declined are less likely, cards related to what
+   it took more likely,
+3. plays every candidate out on every deal with the play-out policy (the same
+   deals for every candidate, so the comparison is not drowned in luck),
+4. picks the candidate with the best mean chance of winning the match, read
+   from the score the deal would end at.
+
+The budget is a fixed number of sampled deals, so a seeded rng gives the same move.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+from collections.abc import Callable, Sequence
+
+from rules.melding import best_discard_mask, min_deadwood_mask
+from rules.moves import BIG_GIN, KNOCK, Action
+from rules.view import DealView
+
+from .base import NO_MATCH, MatchContext, draw_action, find_action, finish_action
+from .carmen import knock_ceiling, ranked_discards
+from .carmen import wants_face_up as carmen_wants_face_up
+from .handeval import bits, related
+from .knowledge import Knowledge
+from .matchodds import match_chance
+from .playout import DEAD, SimDeal, SimRules, discard, draw, finish_turn, play_out, wants_face_up
+
+DRAW_SAMPLES = 160  # sampled deals for a take-or-draw decision (two candidates)
+DISCARD_SAMPLES = 80  # sampled deals for a discard decision
+DISCARD_CANDIDATES = 3  # plain discards kept after CARMEN's ranking
+CONFIDENCE = 1.5  # standard errors by which a move must beat CARMEN's choice to replace it
+TOOK_NEAR = 3.0  # weight of a hidden card related to one the opponent took from the pile
+THREW_NEAR = 0.5  # weight of one related to a card it threw or declined
+
+Outcome = tuple[int, int]  # (scoring seat or DEAD, points)
+Move = Callable[[SimDeal], Outcome]
+
+
+class Luna:
+    name = "luna"
+
+    def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
+        if len(view.legal_actions) == 1:
+            return view.legal_actions[0]
+        know = Knowledge.from_view(view)
+        search = Search(view, know, match or NO_MATCH)
+        if know.phase in ("offer", "draw"):
+            return draw_action(view, search.best_draw(rng))
+        return search.best_finish(rng)
+
+
+class Search:
+    def __init__(self, view: DealView, know: Knowledge, match: MatchContext) -> None:
+        self.view = view
+        self.know = know
+        self.match = match
+        self.me = know.seat
+        self.rules = SimRules.of(view.ruleset, know.knock_limit, view.multiplier)
+        self.weights = hidden_card_weights(know)
+
+    # -- decisions ---------------------------------------------------------------------------
+
+    def best_draw(self, rng: random.Random) -> bool:
+        """True to take the face-up card."""
+        me, opponent = self.me, 1 - self.me
+
+        def take(sim: SimDeal) -> Outcome:
+            taken = draw(sim, me, True)
+            return finish_turn(sim, me, taken) or play_out(sim, opponent)
+
+        def decline(sim: SimDeal) -> Outcome:
+            if self.know.phase == "offer":
+                return self.pass_upcard(sim)
+            draw(sim, me, False)
+            return finish_turn(sim, me, -1) or play_out(sim, opponent)
+
+        default = 0 if carmen_wants_face_up(self.know) else 1
+        moves = [take, decline] if default == 0 else [decline, take]
+        return (self.pick(moves, DRAW_SAMPLES, rng) == 0) == (default == 0)
+
+    def pass_upcard(self, sim: SimDeal) -> Outcome:
+        """Pass in the offer round: the dealer may still take it; else the non-dealer draws."""
+        me, opponent = self.me, 1 - self.me
+        if self.view.dealer == me:  # the non-dealer passed already: it must draw from the stock
+            draw(sim, opponent, False)
+            return finish_turn(sim, opponent, -1) or play_out(sim, me)
+        if wants_face_up(sim.hands[opponent], sim.pile[-1]):
+            taken = draw(sim, opponent, True)
+            return finish_turn(sim, opponent, taken) or play_out(sim, me)
+        draw(sim, me, False)
+        return finish_turn(sim, me, -1) or play_out(sim, opponent)
+
+    def best_finish(self, rng: random.Random) -> Action:
+        """The discard-phase decision: big gin, gin, a knock or a plain discard."""
+        know, view = self.know, self.view
+        if min_deadwood_mask(know.hand) == 0 and find_action(view, BIG_GIN) is not None:
+            return Action.big_gin()
+        knock_card, deadwood = best_discard_mask(know.hand, know.just_taken)
+        can_knock = find_action(view, KNOCK, knock_card) is not None
+        if can_knock and deadwood == 0:
+            return finish_action(view, knock_card, knock=True)
+        options = [(card, False) for _, card in ranked_discards(know)[:DISCARD_CANDIDATES]]
+        if can_knock:
+            carmen_knocks = deadwood <= knock_ceiling(know, view.ruleset.undercut_bonus, self.match)
+            options.insert(0 if carmen_knocks else len(options), (knock_card, True))
+        moves = [self.discard_move(card, knocks) for card, knocks in options]
+        card, knocks = options[self.pick(moves, DISCARD_SAMPLES, rng)]
+        return finish_action(view, card, knock=knocks)
+
+    def discard_move(self, card: int, knock: bool) -> Move:
+        me = self.me
+
+        def move(sim: SimDeal) -> Outcome:
+            return discard(sim, me, card, knock) or play_out(sim, 1 - me)
+
+        return move
+
+    # -- evaluation --------------------------------------------------------------------------
+
+    def pick(self, moves: Sequence[Move], samples: int, rng: random.Random) -> int:
+        """The position of the move to play: the first (CARMEN's choice) unless another
+        does clearly better over the same sampled deals (a paired comparison)."""
+        values = self.evaluate(moves, samples, rng)
+        best, best_margin = 0, 0.0
+        for position in range(1, len(moves)):
+            gains = [mine - first for mine, first in zip(values[position], values[0], strict=True)]
+            mean = statistics.fmean(gains)
+            error = statistics.pstdev(gains) / math.sqrt(samples)
+            if mean > CONFIDENCE * error and mean > best_margin:
+                best, best_margin = position, mean
+        return best
+
+    def evaluate(self, moves: Sequence[Move], samples: int, rng: random.Random) -> list[list[float]]:
+        """Per move, the match-winning chance on each of the same sampled deals."""
+        values: list[list[float]] = [[] for _ in moves]
+        for _ in range(samples):
+            sim = self.sample_deal(rng)
+            for position, move in enumerate(moves):
+                values[position].append(self.value(move(sim.copy())))
+        return values
+
+    def sample_deal(self, rng: random.Random) -> SimDeal:
+        """The opponent's hidden cards and the stock order, drawn consistently with the view."""
+        know = self.know
+        hidden = weighted_sample(self.weights, know.opponent_hidden_count, rng)
+        stock = [card for card in bits(know.unseen) if not hidden >> card & 1]
+        rng.shuffle(stock)
+        hands = [0, 0]
+        hands[self.me] = know.hand
+        hands[1 - self.me] = know.opponent_known | hidden
+        pile = [card.index for card in self.view.discard_pile]
+        return SimDeal(self.rules, hands, stock, pile)
+
+    def value(self, outcome: Outcome) -> float:
+        """The chance of winning the match once the deal ends this way."""
+        winner, points = outcome
+        match, ruleset = self.match, self.view.ruleset
+        if match.target is None:  # a single deal decides the match; points break ties
+            if winner == DEAD:
+                return 0.5
+            return (1.0 if winner == self.me else 0.0) + (points if winner == self.me else -points) / 1000
+        mine, theirs = match.my_total, match.opponent_total
+        if winner == self.me:
+            mine += points
+        elif winner != DEAD:
+            theirs += points
+        return match_chance(mine, theirs, match.target, ruleset.gin_bonus, ruleset.undercut_bonus)
+
+
+def hidden_card_weights(know: Knowledge) -> dict[int, float]:
+    """Relative likelihood that each unseen card is in the opponent's hand."""
+    thrown = know.opponent_discards | know.opponent_refused
+    weights = {}
+    for card in bits(know.unseen):
+        near = related(card)
+        weight = TOOK_NEAR if near & know.opponent_known else 1.0
+        if near & thrown:
+            weight *= THREW_NEAR
+        weights[card] = weight
+    return weights
+
+
+def weighted_sample(weights: dict[int, float], count: int, rng: random.Random) -> int:
+    """``count`` distinct cards drawn with probability proportional to weight, as a mask."""
+    if count <= 0:
+        return 0
+    keyed = sorted((rng.random() ** (1.0 / weight), card) for card, weight in weights.items())
+    mask = 0
+    for _, card in keyed[-count:]:
+        mask |= 1 << card
+    return mask

@@ -1,0 +1,110 @@
+"""A compact deal simulator for LUNA's play-outs: hands as masks, no Deal objects.
+
+Both seats follow one informed policy: take the face-up card when it lowers the
+deadwood clearly, otherwise draw; throw the card leaving the least deadwood; knock
+(or declare big gin) as soon as the hand allows. The rules are the engine's: the
+exact least-deadwood arrangement, the exact best defence with layoffs, the
+dead-deal stock limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.melding import best_arrangement_mask, best_discard_mask, min_deadwood_mask
+from rules.ruleset import Ruleset
+from rules.showdown import best_defence_mask
+
+TAKE_GAIN = 4  # deadwood points the face-up card must save to be worth taking
+DEAD = -1  # the "winner" of a dead deal
+
+
+@dataclass(frozen=True, slots=True)
+class SimRules:
+    knock_limit: int
+    gin_bonus: int
+    big_gin_bonus: int  # -1: not played
+    undercut_bonus: int
+    dead_stock: int
+    multiplier: int = 1
+
+    @staticmethod
+    def of(ruleset: Ruleset, knock_limit: int, multiplier: int = 1) -> SimRules:
+        big = ruleset.big_gin_bonus if ruleset.big_gin_bonus is not None else -1
+        return SimRules(
+            knock_limit, ruleset.gin_bonus, big, ruleset.undercut_bonus, ruleset.dead_stock, multiplier
+        )
+
+
+@dataclass(slots=True)
+class SimDeal:
+    """A deal in progress: ``stock`` and ``pile`` have their top card last."""
+
+    rules: SimRules
+    hands: list[int]
+    stock: list[int]
+    pile: list[int]
+
+    def copy(self) -> SimDeal:
+        return SimDeal(self.rules, self.hands.copy(), self.stock.copy(), self.pile.copy())
+
+
+def wants_face_up(hand: int, card: int) -> bool:
+    """The play-out policy's draw: take ``card`` if it saves TAKE_GAIN points of deadwood."""
+    return best_discard_mask(hand | 1 << card, card)[1] + TAKE_GAIN <= min_deadwood_mask(hand)
+
+
+def settle(sim: SimDeal, knocker: int) -> tuple[int, int]:
+    """(scoring seat, points) of a knock by ``knocker`` holding its 10 cards."""
+    rules = sim.rules
+    hand, defender = sim.hands[knocker], sim.hands[1 - knocker]
+    melds, deadwood = best_arrangement_mask(hand)
+    if deadwood == 0:
+        return knocker, (rules.gin_bonus + min_deadwood_mask(defender)) * rules.multiplier
+    defence = best_defence_mask(melds, defender).deadwood
+    if defence > deadwood:
+        return knocker, (defence - deadwood) * rules.multiplier
+    return 1 - knocker, (deadwood - defence + rules.undercut_bonus) * rules.multiplier
+
+
+def finish_turn(sim: SimDeal, player: int, just_taken: int) -> tuple[int, int] | None:
+    """The policy's discard step for ``player`` holding 11 cards; the result if the deal ends."""
+    rules = sim.rules
+    hand = sim.hands[player]
+    if rules.big_gin_bonus >= 0 and min_deadwood_mask(hand) == 0:
+        return player, (rules.big_gin_bonus + min_deadwood_mask(sim.hands[1 - player])) * rules.multiplier
+    card, deadwood = best_discard_mask(hand, just_taken)
+    return discard(sim, player, card, knock=deadwood <= rules.knock_limit)
+
+
+def discard(sim: SimDeal, player: int, card: int, knock: bool) -> tuple[int, int] | None:
+    """Throw ``card`` (a knock if asked); the result if that ends the deal."""
+    sim.hands[player] ^= 1 << card
+    if knock:
+        return settle(sim, player)
+    sim.pile.append(card)
+    if len(sim.stock) <= sim.rules.dead_stock:
+        return DEAD, 0
+    return None
+
+
+def draw(sim: SimDeal, player: int, take: bool) -> int:
+    """Take the top discard or the top of the stock; returns the card if it came from the pile."""
+    if take:
+        card = sim.pile.pop()
+        sim.hands[player] |= 1 << card
+        return card
+    sim.hands[player] |= 1 << sim.stock.pop()
+    return -1
+
+
+def play_out(sim: SimDeal, player: int) -> tuple[int, int]:
+    """Play from ``player``'s draw to the end of the deal: (scoring seat or DEAD, points)."""
+    while True:
+        pile = sim.pile
+        take = bool(pile) and wants_face_up(sim.hands[player], pile[-1])
+        taken = draw(sim, player, take)
+        result = finish_turn(sim, player, taken)
+        if result is not None:
+            return result
+        player = 1 - player
