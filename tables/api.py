@@ -177,6 +177,17 @@ def _player(request: HttpRequest) -> Player:
     return player
 
 
+def _player_or_guest(request: HttpRequest, name: str | None) -> Player:
+    """The caller, or a new guest named ``name`` for a browser that has no identity yet."""
+    caller = _caller(request)
+    if caller.player is not None:
+        return caller.player
+    if caller.via != "session":
+        raise NotAuthenticated("Log in, or send an API token.")
+    caller.player = identity.become_guest(request, name)
+    return caller.player
+
+
 def _state(request: HttpRequest, outcome_or_table: services.Outcome | Table | str) -> dict[str, Any]:
     table = outcome_or_table.table if isinstance(outcome_or_table, services.Outcome) else outcome_or_table
     return payloads.table_state(services.get_table(table), _caller(request).player)
@@ -187,7 +198,7 @@ def _state(request: HttpRequest, outcome_or_table: services.Outcome | Table | st
 
 @api.post("/tables", response={201: dict}, summary="Open a table", tags=["tables"])
 def create_table(request: HttpRequest, payload: CreateTableIn):
-    owner = identity.player_or_guest(request, payload.name)
+    owner = _player_or_guest(request, payload.name)
     table = services.create_table(owner, **payload.dict(exclude={"name"}))
     return Status(201, _state(request, table.invite_token))
 
@@ -200,7 +211,7 @@ def table_state(request: HttpRequest, token: str):
 @api.post("/tables/{token}/join", summary="Take the free seat, or watch", tags=["tables"])
 def join(request: HttpRequest, token: str, payload: NameIn):
     services.get_table(token)  # 404 before a visitor becomes a guest
-    player = identity.player_or_guest(request, payload.name)
+    player = _player_or_guest(request, payload.name)
     return _state(request, services.join_table(token, player))
 
 

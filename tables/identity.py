@@ -87,11 +87,6 @@ def become_guest(request: HttpRequest, name: object) -> Player:
     return guest
 
 
-def player_or_guest(request: HttpRequest, name: object) -> Player:
-    """The caller, or a new guest named ``name`` for a visitor who has no identity yet."""
-    return player_for_request(request) or become_guest(request, name)
-
-
 def remember_new_guest(request: HttpRequest, response: HttpResponse) -> None:
     guest = getattr(request, _NEW_GUEST_ATTR, None)
     if guest is not None and guest.guest_key:

@@ -12,6 +12,11 @@ from .helpers import assert_deals_replay, make_account_client
 
 
 @pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
 def _clean_cache():
     cache.clear()  # chat rate limits must not leak between tests
     yield

@@ -28,6 +28,8 @@ class ApiClient:
 
     def request(self, method: str, path: str, body: Any = None, raw: str | None = None):
         data = raw if raw is not None else (json.dumps(body) if body is not None else None)
+        if method == "get":
+            data = None
         call = getattr(self.client, method)
         kwargs = {"content_type": "application/json", "headers": self.headers}
         response = call(f"/api{path}", data, **kwargs) if data is not None else call(f"/api{path}", **kwargs)
@@ -88,26 +90,30 @@ def choose_action(view: dict[str, Any], turn: int) -> str:
 
 
 def play_deal(token: str, players: dict[int, ApiClient], watchers: list[ApiClient] = ()) -> dict[str, Any]:
-    """Play the current deal to its end through the API; every client's view is scanned."""
+    """Play the current deal to its end through the API. Whenever the turn passes, the
+    opponent and the watchers fetch the table, and everything they received is scanned."""
     turn = 0
     state = players[0].state(token)
+    mine = None
     while state["status"] == "playing":
         seat = state["deal"]["view"]["to_play"]
         mover = players[seat]
-        mine = mover.state(token)
+        if mine is None or mine["you"]["seat"] != seat:
+            mine = mover.state(token)
         action = choose_action(mine["deal"]["view"], turn)
         body = {
             "action": action,
             "expected_version": mine["version"],
-            "client_move_id": f"m{turn}-{mine['version']}",
+            "client_move_id": f"m{mine['version']}",
         }
         result = mover.ok("post", f"/tables/{token}/moves", body)
         assert result["applied"] is True
         turn += 1
-        for watcher in [players[1 - seat], *watchers]:
-            watcher.state(token)
-        assert_no_hidden_cards(token, players, watchers)
-        state = result["state"]
+        state = mine = result["state"]
+        if state["deal"]["view"]["to_play"] != seat:
+            for watcher in [players[1 - seat], *watchers]:
+                watcher.state(token)
+            assert_no_hidden_cards(token, players, watchers)
     return state
 
 
@@ -166,3 +172,30 @@ def assert_deals_replay(deals: list[Deal]) -> None:
             deal.to_play,
         )
         assert [str(card) for card in replayed.deck] == deal.deck.split()
+
+
+def started(owner: ApiClient, other: ApiClient, **options: Any) -> tuple[str, dict[int, ApiClient]]:
+    """A table with both seated and the match started: (token, clients by seat)."""
+    token = seated_table(owner, other, **options)
+    state = owner.ok("post", f"/tables/{token}/start", {})
+    seat = state["you"]["seat"]
+    return token, {seat: owner, 1 - seat: other}
+
+
+def snapshot(token: str) -> tuple:
+    """Everything a refused request must leave unchanged."""
+    table = Table.objects.get(invite_token=token)
+    deals = list(
+        Deal.objects.filter(match__table=table).order_by("pk").values_list("pk", "snapshot", "status")
+    )
+    moves = Move.objects.filter(deal__match__table=table).count()
+    matches = list(table.matches.order_by("pk").values_list("pk", "record", "status", "timeouts_in_row"))
+    seats = (table.seat0_id, table.seat1_id, table.current_deal_id, table.rematch_offered_by)
+    return table.version, seats, deals, moves, matches, table.chat.count()
+
+
+def to_play(token: str, players: dict[int, ApiClient]) -> tuple[ApiClient, ApiClient, dict[str, Any]]:
+    """(the client whose turn it is, the other one, the mover's state)."""
+    state = players[0].state(token)
+    seat = state["deal"]["view"]["to_play"]
+    return players[seat], players[1 - seat], players[seat].state(token)
