@@ -152,20 +152,34 @@ def _index_by_lowest_card(melds: Iterable[Meld]) -> tuple[dict[int, list[Meld]],
 
 
 def _max_melded(free: int, by_low: dict[int, list[Meld]], memo: dict[int, int]) -> int:
-    """Most points that disjoint melds drawn from the ``free`` cards can hold."""
-    if not free:
-        return 0
-    known = memo.get(free)
-    if known is not None:
-        return known
+    """Most points that disjoint melds drawn from the ``free`` cards can hold.
+
+    Branches on the lowest free card: unmelded, or in a meld it starts. The memo
+    is looked up before each recursive call: calls are what cost most here.
+    """
+    asked = free
     low = free & -free
-    best = _max_melded(free ^ low, by_low, memo)  # the lowest free card stays unmelded
-    for meld, points in by_low.get(low, _NO_MELDS):
-        if meld & free == meld:
-            value = points + _max_melded(free ^ meld, by_low, memo)
-            if value > best:
-                best = value
-    memo[free] = best
+    while low not in by_low:  # starts no meld: stays unmelded
+        if not free:
+            return 0
+        free ^= low
+        low = free & -free
+    best = memo.get(free)
+    if best is None:
+        rest = free ^ low
+        best = memo.get(rest)
+        if best is None:
+            best = _max_melded(rest, by_low, memo)
+        for meld, points in by_low[low]:
+            if meld & free == meld:
+                rest = free ^ meld
+                value = memo.get(rest)
+                if value is None:
+                    value = _max_melded(rest, by_low, memo)
+                if value + points > best:
+                    best = value + points
+        memo[free] = best
+    memo[asked] = best
     return best
 
 
@@ -256,37 +270,66 @@ def _top_card(mask: int) -> int:
     return rank
 
 
+@dataclass(frozen=True, slots=True)
+class _Search:
+    """What one hand's search has learnt, kept to arrange the ten cards after a discard."""
+
+    by_low: dict[int, list[Meld]]
+    union: int
+    memo: dict[int, int]
+
+    def arrangement_without(self, bit: int) -> list[int]:
+        # Melds holding the discard no longer fit, so this is the kept cards' own best arrangement.
+        return _arrangement(self.union & ~bit, self.by_low, self.memo)
+
+
 def best_discard_mask(mask: int, exclude_index: int = -1) -> tuple[int, int]:
     """(index of the discard leaving least deadwood, that deadwood) for a hand mask.
 
     ``exclude_index`` is a card that may not be discarded (-1: none). Among
     equally good discards the highest card (rank, then suit S<H<D<C) goes.
-    A card in no meld costs the same to keep whatever else happens, so only
-    the cards inside candidate melds need a search of their own.
     """
+    index, points, _ = _best_discard(mask, exclude_index)
+    return index, points
+
+
+def _best_discard(mask: int, exclude_index: int) -> tuple[int, int, _Search | None]:
+    """A card in no meld costs the same to keep whatever else happens, so only
+    the cards inside candidate melds need a search of their own; those are tried
+    highest first, and a card is skipped once even keeping every meld could not
+    make it better than the discard already found."""
     eligible = mask & ~(1 << exclude_index) if exclude_index >= 0 else mask
     if not eligible:
         raise InvalidHand("no card may be discarded")
     total, melds = _analyse(mask)
     if not melds:
         top = _top_card(eligible)
-        return top, total - _VALUE[top]
+        return top, total - _VALUE[top], None
     by_low, union = _index_by_lowest_card(melds)
     memo: dict[int, int] = {}
+    floor = total - _max_melded(union, by_low, memo)  # least deadwood of all the cards
     best_card, best_points = -1, 1 << 30
     outside = eligible & ~union
     if outside:
         best_card = _top_card(outside)
-        best_points = total - _VALUE[best_card] - _max_melded(union, by_low, memo)
-    inside = eligible & union
-    while inside:
-        low = inside & -inside
-        inside ^= low
-        card = low.bit_length() - 1
-        points = total - _VALUE[card] - _max_melded(union ^ low, by_low, memo)
+        best_points = floor - _VALUE[best_card]
+    for card in sorted(_indexes(eligible & union), key=_ORDER.__getitem__, reverse=True):
+        at_best = max(floor - _VALUE[card], 0)  # values only fall from here on, bounds only rise
+        if at_best > best_points or (at_best == best_points and _ORDER[card] < _ORDER[best_card]):
+            break
+        points = total - _VALUE[card] - _max_melded(union ^ 1 << card, by_low, memo)
         if points < best_points or (points == best_points and _ORDER[card] > _ORDER[best_card]):
             best_card, best_points = card, points
-    return best_card, best_points
+    return best_card, best_points, _Search(by_low, union, memo)
+
+
+def _indexes(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 # ---------------------------------------------------------------- card level
@@ -367,7 +410,7 @@ def best_discard(cards: CardsLike, exclude: Card | str | None = None) -> Discard
         exclude_index = _SUIT_OFFSET[excluded.suit] + excluded.rank
         if not mask >> exclude_index & 1:
             raise InvalidHand(f"the excluded card {excluded} is not in the hand")
-    index, points = best_discard_mask(mask, exclude_index)
+    index, points, search = _best_discard(mask, exclude_index)
+    melds = search.arrangement_without(1 << index) if search else []
     kept = mask ^ 1 << index
-    melds, _ = best_arrangement_mask(kept)
     return DiscardChoice(CARDS[index], points, melding_from_masks(kept, melds))
