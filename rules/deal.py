@@ -85,6 +85,21 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+_DISCARD_ROWS: dict[int, tuple[Action, ...]] = {}  # (suit offset | pattern) -> its discards, built lazily
+
+
+def _discards(playable: int) -> tuple[Action, ...]:
+    """The discard actions of a hand mask, a suit at a time (cheaper than a bit at a time)."""
+    actions: tuple[Action, ...] = ()
+    for offset in (0, 13, 26, 39):
+        key = offset << 13 | (playable >> offset) & _SUIT
+        row = _DISCARD_ROWS.get(key)
+        if row is None:
+            row = _DISCARD_ROWS[key] = tuple(DISCARDS[offset + rank] for rank in _bits(key & _SUIT))
+        actions += row
+    return actions
+
+
 def _with_seat(pair: tuple[int, int], seat: int, value: int) -> tuple[int, int]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
@@ -494,26 +509,28 @@ class Deal:
             return ()
         hand = self._hands[self._to_play]
         playable = hand if self._taken == NO_CARD else hand & ~(1 << self._taken)
-        moves = [DISCARDS[index] for index in _bits(playable)]
-        moves += self._knocks(hand, playable)
-        if (
+        moves = _discards(playable) + self._knocks(hand, playable)
+        if self._can_big_gin(hand):
+            moves += (Action.big_gin(),)
+        return moves
+
+    def _can_big_gin(self, hand: int) -> bool:
+        return (
             self._ruleset.big_gin_bonus is not None
             and hand == _meldable(hand)
-            and min_deadwood_mask(hand) == 0
-        ):
-            moves.append(Action.big_gin())
-        return tuple(moves)
+            and not min_deadwood_mask(hand)
+        )
 
-    def _knocks(self, hand: int, playable: int) -> list[Action]:
+    def _knocks(self, hand: int, playable: int) -> tuple[Action, ...]:
         limit = self._limit
         if _deadwood_floor(hand) - 10 > limit:  # one discard removes at most 10 points of it
-            return []
-        knocks = []
-        for index in _bits(playable):
-            rest = hand & ~(1 << index)
-            if _deadwood_floor(rest) <= limit and min_deadwood_mask(rest) <= limit:
-                knocks.append(KNOCKS[index])
-        return knocks
+            return ()
+        rests = ((index, hand & ~(1 << index)) for index in _bits(playable))
+        return tuple(
+            KNOCKS[index]
+            for index, rest in rests
+            if _deadwood_floor(rest) <= limit and min_deadwood_mask(rest) <= limit
+        )
 
     def _problem(self, action: Action, seat: int | None) -> str | None:
         """Why ``action`` is illegal now, or None."""
