@@ -155,6 +155,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--hands", type=int, default=20000, help="hands per row (default 20000)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--deals", type=int, default=3000, help="full deals per rule set (default 3000)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     print(f"Python {sys.version.split()[0]}, {args.hands} hands per row, seed {args.seed}")
@@ -163,6 +164,39 @@ def main(argv: Sequence[str] | None = None) -> None:
     for timing, _ in results:
         print_row(timing)
     report_worst(results)
+    bench_deals(args.seed, args.deals)
+
+
+# ---------------------------------------------------------------- whole deals
+
+
+def bench_deals(seed: int, deals: int) -> None:
+    """Full random-legal deals per second under each rule set: Deal.new, then a uniformly random
+    legal action until the deal ends, as a bot's playout does. Decks are drawn up front."""
+    from rules import RULESETS, Deal  # the deal engine's own benchmark: kept apart from the above
+
+    print(f"\nfull random-legal deals, {deals} per rule set (Deal.new, legal_actions, apply)")
+    print(f"{'rule set':<34} {'deals/s':>9} {'ms/deal':>9} {'µs/action':>9} {'actions':>8}")
+    for name, ruleset in RULESETS.items():
+        rng = random.Random(seed)
+        decks = [rng.sample(CARDS, 52) for _ in range(deals)]
+        actions = 0
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            for number, deck in enumerate(decks):
+                deal = Deal.new(ruleset, number % 2, deck)
+                while not deal.is_over:
+                    deal, _ = deal.apply(rng.choice(deal.legal_actions()))
+                actions += deal.version
+            seconds = time.perf_counter() - start
+        finally:
+            gc.enable()
+        print(
+            f"{name:<34} {deals / seconds:>9.0f} {1000 * seconds / deals:>9.3f}"
+            f" {1e6 * seconds / actions:>9.2f} {actions // deals:>8}"
+        )
 
 
 if __name__ == "__main__":
