@@ -141,7 +141,7 @@ def meld_candidates_mask(mask: int) -> list[Meld]:
     return list(_analyse(mask)[1])
 
 
-def _index_by_lowest_card(melds: Iterable[Meld]) -> tuple[dict[int, list[Meld]], int]:
+def index_by_lowest_card(melds: Iterable[Meld]) -> tuple[dict[int, list[Meld]], int]:
     """Melds grouped by their lowest card's bit, and the union of all melds."""
     by_low: dict[int, list[Meld]] = {}
     union = 0
@@ -151,7 +151,7 @@ def _index_by_lowest_card(melds: Iterable[Meld]) -> tuple[dict[int, list[Meld]],
     return by_low, union
 
 
-def _max_melded(free: int, by_low: dict[int, list[Meld]], memo: dict[int, int]) -> int:
+def max_melded(free: int, by_low: dict[int, list[Meld]], memo: dict[int, int]) -> int:
     """Most points that disjoint melds drawn from the ``free`` cards can hold.
 
     Branches on the lowest free card: unmelded, or in a meld it starts. The memo
@@ -169,13 +169,13 @@ def _max_melded(free: int, by_low: dict[int, list[Meld]], memo: dict[int, int]) 
         rest = free ^ low
         best = memo.get(rest)
         if best is None:
-            best = _max_melded(rest, by_low, memo)
+            best = max_melded(rest, by_low, memo)
         for meld, points in by_low[low]:
             if meld & free == meld:
                 rest = free ^ meld
                 value = memo.get(rest)
                 if value is None:
-                    value = _max_melded(rest, by_low, memo)
+                    value = max_melded(rest, by_low, memo)
                 if value + points > best:
                     best = value + points
         memo[free] = best
@@ -183,19 +183,19 @@ def _max_melded(free: int, by_low: dict[int, list[Meld]], memo: dict[int, int]) 
     return best
 
 
-def _arrangement(free: int, by_low: dict[int, list[Meld]], memo: dict[int, int]) -> list[int]:
+def arrangement_of(free: int, by_low: dict[int, list[Meld]], memo: dict[int, int]) -> list[int]:
     """One best arrangement: replays the search, taking the first optimal branch."""
     chosen = []
     while free:
-        target = _max_melded(free, by_low, memo)
+        target = max_melded(free, by_low, memo)
         if not target:
             break
         low = free & -free
-        if _max_melded(free ^ low, by_low, memo) == target:
+        if max_melded(free ^ low, by_low, memo) == target:
             free ^= low
             continue
         for meld, points in by_low[low]:
-            if meld & free == meld and points + _max_melded(free ^ meld, by_low, memo) == target:
+            if meld & free == meld and points + max_melded(free ^ meld, by_low, memo) == target:
                 chosen.append(meld)
                 free ^= meld
                 break
@@ -206,15 +206,15 @@ def _all_arrangements(
     free: int, by_low: dict[int, list[Meld]], memo: dict[int, int]
 ) -> list[tuple[int, ...]]:
     """Every best arrangement of the free cards, each as a tuple of meld masks."""
-    target = _max_melded(free, by_low, memo)
+    target = max_melded(free, by_low, memo)
     if not target:
         return [()]
     low = free & -free
     found = []
-    if _max_melded(free ^ low, by_low, memo) == target:
+    if max_melded(free ^ low, by_low, memo) == target:
         found += _all_arrangements(free ^ low, by_low, memo)
     for meld, points in by_low.get(low, _NO_MELDS):
-        if meld & free == meld and points + _max_melded(free ^ meld, by_low, memo) == target:
+        if meld & free == meld and points + max_melded(free ^ meld, by_low, memo) == target:
             found += [(meld, *rest) for rest in _all_arrangements(free ^ meld, by_low, memo)]
     return found
 
@@ -226,8 +226,8 @@ def min_deadwood_mask(mask: int) -> int:
         return total
     if len(melds) == 1:
         return total - melds[0][1]
-    by_low, union = _index_by_lowest_card(melds)
-    return total - _max_melded(union, by_low, {})
+    by_low, union = index_by_lowest_card(melds)
+    return total - max_melded(union, by_low, {})
 
 
 def best_arrangement_mask(mask: int) -> tuple[tuple[int, ...], int]:
@@ -237,9 +237,9 @@ def best_arrangement_mask(mask: int) -> tuple[tuple[int, ...], int]:
         return (), total
     if len(melds) == 1:
         return (melds[0][0],), total - melds[0][1]
-    by_low, union = _index_by_lowest_card(melds)
+    by_low, union = index_by_lowest_card(melds)
     memo: dict[int, int] = {}
-    return tuple(_arrangement(union, by_low, memo)), total - _max_melded(union, by_low, memo)
+    return tuple(arrangement_of(union, by_low, memo)), total - max_melded(union, by_low, memo)
 
 
 def all_best_arrangements_mask(mask: int) -> tuple[tuple[tuple[int, ...], ...], int]:
@@ -248,9 +248,9 @@ def all_best_arrangements_mask(mask: int) -> tuple[tuple[tuple[int, ...], ...], 
     The first arrangement is the one ``best_arrangement_mask`` chooses.
     """
     total, melds = _analyse(mask)
-    by_low, union = _index_by_lowest_card(melds)
+    by_low, union = index_by_lowest_card(melds)
     memo: dict[int, int] = {}
-    return tuple(_all_arrangements(union, by_low, memo)), total - _max_melded(union, by_low, memo)
+    return tuple(_all_arrangements(union, by_low, memo)), total - max_melded(union, by_low, memo)
 
 
 def _top_card(mask: int) -> int:
@@ -280,7 +280,7 @@ class _Search:
 
     def arrangement_without(self, bit: int) -> list[int]:
         # Melds holding the discard no longer fit, so this is the kept cards' own best arrangement.
-        return _arrangement(self.union & ~bit, self.by_low, self.memo)
+        return arrangement_of(self.union & ~bit, self.by_low, self.memo)
 
 
 def best_discard_mask(mask: int, exclude_index: int = -1) -> tuple[int, int]:
@@ -305,9 +305,9 @@ def _best_discard(mask: int, exclude_index: int) -> tuple[int, int, _Search | No
     if not melds:
         top = _top_card(eligible)
         return top, total - _VALUE[top], None
-    by_low, union = _index_by_lowest_card(melds)
+    by_low, union = index_by_lowest_card(melds)
     memo: dict[int, int] = {}
-    floor = total - _max_melded(union, by_low, memo)  # least deadwood of all the cards
+    floor = total - max_melded(union, by_low, memo)  # least deadwood of all the cards
     best_card, best_points = -1, 1 << 30
     outside = eligible & ~union
     if outside:
@@ -317,7 +317,7 @@ def _best_discard(mask: int, exclude_index: int) -> tuple[int, int, _Search | No
         at_best = max(floor - _VALUE[card], 0)  # values only fall from here on, bounds only rise
         if at_best > best_points or (at_best == best_points and _ORDER[card] < _ORDER[best_card]):
             break
-        points = total - _VALUE[card] - _max_melded(union ^ 1 << card, by_low, memo)
+        points = total - _VALUE[card] - max_melded(union ^ 1 << card, by_low, memo)
         if points < best_points or (points == best_points and _ORDER[card] > _ORDER[best_card]):
             best_card, best_points = card, points
     return best_card, best_points, _Search(by_low, union, memo)

@@ -20,8 +20,11 @@ from .errors import IllegalMove, InvalidHand, InvalidState, RulesError
 from .melding import (
     CardsLike,
     all_best_arrangements_mask,
+    arrangement_of,
     best_arrangement_mask,
     hand_mask,
+    index_by_lowest_card,
+    max_melded,
     meld_candidates_mask,
     melding_from_masks,
     points_mask,
@@ -123,58 +126,52 @@ def _showdown_from_dict(data: dict[str, Any]) -> Showdown:
 # ---------------------------------------------------------------- layoffs (mask level)
 
 
-@dataclass(frozen=True, slots=True)
-class _Target:
-    """Where a knocker's meld accepts cards: a set's missing suit, a run's two ends."""
+Target = tuple[int, int, int]  # where a knocker's meld takes cards: (fourth, below, above) bits, 0 for none
 
-    fourth: int  # bit of the card completing a set of three (0: none)
-    below: int  # bit just under a run's lowest card (0: none)
-    above: int  # bit just over a run's highest card (0: none)
+_ACES = 1 | 1 << 13 | 1 << 26 | 1 << 39
+_KINGS = _ACES << 12
 
 
-def _target(meld: int) -> _Target:
+def _target(meld: int) -> Target:
+    """A set of three takes its missing suit; a run takes the cards just below and above it."""
     low = meld & -meld
     start = (low.bit_length() - 1) % 13
     whole_rank = (1 << start) * _RANK_SPREAD
     if meld & whole_rank == meld:  # a set
-        return _Target(whole_rank & ~meld if meld.bit_count() == 3 else 0, 0, 0)
+        return (whole_rank & ~meld if meld.bit_count() == 3 else 0), 0, 0
     high = 1 << (meld.bit_length() - 1)
-    return _Target(0, low >> 1 if start > 0 else 0, high << 1 if start + meld.bit_count() < 13 else 0)
+    return 0, (0 if low & _ACES else low >> 1), (0 if high & _KINGS else high << 1)
 
 
-def _layoffs(targets: Sequence[_Target], spare: int) -> list[list[int]]:
-    """Per knocker meld, the bits of ``spare`` laid on it, in the order laid.
+def _lay_off(targets: Sequence[Target], spare: int, record: list[tuple[int, int]] | None = None) -> int:
+    """Mask of every card of ``spare`` that can be laid off onto ``targets``.
 
     Laying off never blocks another layoff, so all that can go, goes. Runs are
     served first: a card fitting both a set and a run goes to the run, where it
-    can let another card follow (8 then 9 onto 5-6-7).
+    can let another card follow (8 then 9 onto 5-6-7). ``record`` receives
+    (target position, card bit) in an order the cards can be laid in.
     """
-    laid: list[list[int]] = []
-    for target in targets:
-        chain = []
-        bit = target.above
-        while bit & spare:
-            chain.append(bit)
-            spare ^= bit
-            bit = bit << 1 if (bit.bit_length() - 1) % 13 != 12 else 0
-        bit = target.below
-        while bit & spare:
-            chain.append(bit)
-            spare ^= bit
-            bit = bit >> 1 if (bit.bit_length() - 1) % 13 != 0 else 0
-        laid.append(chain)
-    for target, chain in zip(targets, laid, strict=True):
-        if target.fourth & spare:
-            chain.append(target.fourth)
-            spare ^= target.fourth
-    return laid
-
-
-def _laid_mask(targets: Sequence[_Target], spare: int) -> int:
     laid = 0
-    for chain in _layoffs(targets, spare):
-        for bit in chain:
+    for position, (_, below, above) in enumerate(targets):
+        bit = above
+        while bit & spare:
             laid |= bit
+            spare ^= bit
+            if record is not None:
+                record.append((position, bit))
+            bit = 0 if bit & _KINGS else bit << 1
+        bit = below
+        while bit & spare:
+            laid |= bit
+            spare ^= bit
+            if record is not None:
+                record.append((position, bit))
+            bit = 0 if bit & _ACES else bit >> 1
+    for position, (fourth, _, _) in enumerate(targets):
+        if fourth & spare:
+            laid |= fourth
+            if record is not None:
+                record.append((position, fourth))
     return laid
 
 
@@ -200,21 +197,33 @@ class Defence:
 def best_defence_mask(knocker_melds: Sequence[int], defender: int) -> Defence:
     """The defender's least deadwood after own melds and layoffs onto ``knocker_melds``.
 
-    Exact: tries every collection of the defender's own melds (non-maximal ones
-    included, since a card may be worth more laid off), then lays off all it can.
-    Among equal deadwood it keeps the most points in the defender's own melds.
+    Exact over every collection of the defender's own melds (non-maximal ones
+    included: a card may be worth more laid off). Only melds holding a card that
+    could be laid off ("contested") interact with the layoffs: for each
+    collection of contested melds, all that can be laid off is, and the other
+    melds are arranged as usual. Among equal deadwood the defence with the most
+    points in the defender's own melds is kept.
     """
     targets = [_target(meld) for meld in knocker_melds]
+    reachable = _lay_off(targets, defender)
     total = points_mask(defender)
-    best: Defence | None = None
-    best_own = -1
-    for own, own_points in _collections(meld_candidates_mask(defender), defender):
-        laid = _laid_mask(targets, defender & ~own)
-        deadwood = total - own_points - points_mask(laid)
-        if best is None or deadwood < best.deadwood or (deadwood == best.deadwood and own_points > best_own):
-            best, best_own = Defence(deadwood, own, laid), own_points
-    assert best is not None  # the empty collection always exists
-    return best
+    melds = meld_candidates_mask(defender)
+    contested = [meld for meld in melds if meld[0] & reachable]
+    by_low, union = index_by_lowest_card(meld for meld in melds if not meld[0] & reachable)
+    memo: dict[int, int] = {}
+    best = (total + 1, 0, 0, 0)  # (deadwood, -own points, contested melds, laid)
+    for chosen, chosen_points in _collections(contested, defender):
+        rest = defender & ~chosen
+        laid = _lay_off(targets, rest) if reachable else 0
+        own_points = chosen_points + max_melded(union & rest, by_low, memo)
+        candidate = (total - own_points - points_mask(laid), -own_points, chosen, laid)
+        if candidate[:2] < best[:2]:
+            best = candidate
+    deadwood, _, chosen, laid = best
+    own = chosen
+    for meld in arrangement_of(union & defender & ~chosen, by_low, memo):
+        own |= meld
+    return Defence(deadwood, own, laid)
 
 
 # ---------------------------------------------------------------- the showdown
@@ -355,10 +364,6 @@ def _knock(
 def _layoff_list(
     knocker_melds: Sequence[int], shown: Sequence[tuple[Card, ...]], spare: int
 ) -> tuple[Layoff, ...]:
-    targets = [_target(meld) for meld in knocker_melds]
-    laid = _layoffs(targets, spare)
-    return tuple(
-        Layoff(CARDS[bit.bit_length() - 1], meld_cards)
-        for meld_cards, chain in zip(shown, laid, strict=True)
-        for bit in chain
-    )
+    record: list[tuple[int, int]] = []
+    _lay_off([_target(meld) for meld in knocker_melds], spare, record)
+    return tuple(Layoff(CARDS[bit.bit_length() - 1], shown[position]) for position, bit in record)

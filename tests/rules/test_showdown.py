@@ -6,11 +6,11 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from rules.cards import CARDS, Card, parse_cards
+from rules.cards import CARDS, Card, cards_to_mask, parse_cards
 from rules.errors import IllegalMove, InvalidCard, InvalidHand, InvalidState, RulesError
-from rules.melding import best_melding
+from rules.melding import best_melding, points_mask
 from rules.ruleset import RULESETS, Ruleset
-from rules.showdown import Layoff, Showdown, showdown
+from rules.showdown import Layoff, Showdown, best_defence_mask, showdown
 from tests.rules import brute_force
 
 PLAYGRIDIA, CLASSIC, REINO = RULESETS["playgridia"], RULESETS["classic"], RULESETS["reino"]
@@ -220,6 +220,16 @@ def expected_points(ruleset, knocker_deadwood, defender_deadwood):
     return "undercut", knocker_deadwood - defender_deadwood + ruleset.undercut_bonus
 
 
+def check_defence(knocker_melds, defender):
+    """best_defence_mask against the brute force; its masks must account for the defender's cards."""
+    defender_mask = cards_to_mask(defender)
+    defence = best_defence_mask([cards_to_mask(meld) for meld in knocker_melds], defender_mask)
+    assert defence.deadwood == brute_force.defender_deadwood(knocker_melds, defender)
+    assert not defence.own_melds & defence.laid and not (defence.own_melds | defence.laid) & ~defender_mask
+    assert points_mask(defender_mask & ~defence.own_melds & ~defence.laid) == defence.deadwood
+    return defence.deadwood
+
+
 def replay_layoffs(result):
     """Lay the cards one by one in the order given; each must make a valid meld."""
     grown = {meld: set(meld) for meld in result.knocker_melds}
@@ -246,11 +256,9 @@ def test_showdown_matches_brute_force(deal, ruleset):
     if result.knocker_deadwood == 0:
         assert result.defender_deadwood == brute_force.min_deadwood(defender) and result.layoffs == ()
     else:
-        # Exact for the arrangement shown, and that arrangement is the worst for the defender.
-        assert result.defender_deadwood == brute_force.defender_deadwood(shown, defender)
-        assert result.defender_deadwood == max(
-            brute_force.defender_deadwood(a, defender) for a in arrangements
-        )
+        # Exact for every arrangement the knocker could show, and the one shown is the worst for the defender.
+        answers = {arrangement: check_defence(arrangement, defender) for arrangement in arrangements}
+        assert result.defender_deadwood == answers[shown] == max(answers.values())
     assert (result.outcome, result.points) == expected_points(
         ruleset, result.knocker_deadwood, result.defender_deadwood
     )
