@@ -185,6 +185,9 @@ class Deal:
     _multiplier: int
     _legal: tuple[Action, ...] | None  # cache of legal_actions()
 
+    def __init__(self) -> None:
+        raise TypeError("build a deal with Deal.new(ruleset, dealer, deck), Deal.from_json or replay")
+
     @classmethod
     def new(cls, ruleset: Ruleset | str, dealer: int, deck: Sequence[Card | str] | None = None) -> Deal:
         """Deal ``deck`` (52 cards, top first; a fresh shuffle if None): ten each, alternately,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 
 import pytest
 
@@ -623,3 +625,14 @@ def test_seat_of_needs_a_knock():
     deal = knock_deal(PLAYGRIDIA, 0, 1, KNOCK_5_HAND, "2C 3C 4C 6S 6H 6D 9C TC JC 5S")
     with pytest.raises(InvalidState):
         deal.seat_of("loser")
+
+
+def test_a_deal_is_built_only_through_new_from_json_or_replay():
+    with pytest.raises(TypeError, match="build a deal with"):
+        Deal()  # type: ignore[call-arg]
+
+
+def test_a_deal_survives_pickle_and_copy():
+    deal = play(fresh(REINO), "pass", "take_upcard")
+    assert pickle.loads(pickle.dumps(deal)) == deal
+    assert copy.deepcopy(deal) == deal
