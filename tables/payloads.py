@@ -8,6 +8,8 @@ from typing import Any
 
 from django.utils import timezone
 
+import rules
+
 from . import engine
 from .models import ChatMessage, Deal, Match, Move, Player, Table
 
@@ -83,13 +85,52 @@ def match_state(match: Match) -> dict[str, Any]:
 
 
 def deal_state(deal: Deal, seat: int | None) -> dict[str, Any]:
+    view = engine.load_deal(deal).view(seat)
     return {
         "number": deal.number,
         "status": deal.status,
         "deadline": deal.deadline.isoformat() if deal.deadline else None,
         "seconds_left": seconds_left(deal),
-        "view": engine.load_deal(deal).view(seat).to_dict(),
+        "view": view.to_dict(),
+        "coach": coach(view),
+        "dead_hands": dead_hands(view),
     }
+
+
+def dead_hands(view: rules.DealView) -> list[dict[str, Any]] | None:
+    """A dead deal shows both hands: each one grouped into its best melds for the summary box."""
+    if not isinstance(view.result, rules.DeadDeal):
+        return None
+    return [_grouping(rules.best_melding(hand)) for hand in view.result.hands]
+
+
+def _grouping(melding: rules.Melding) -> dict[str, Any]:
+    return {
+        "melds": [[str(card) for card in meld] for meld in melding.melds],
+        "deadwood_cards": [str(card) for card in melding.deadwood],
+        "deadwood": melding.points,
+    }
+
+
+def coach(view: rules.DealView) -> dict[str, Any] | None:
+    """The counting the table page shows its seat, all from the engine (the browser decides no rule):
+    the best grouping of the hand, its deadwood and, holding 11 cards, the deadwood each discard leaves."""
+    if view.hand is None or view.phase == "over":
+        return None
+    advice: dict[str, Any] = {
+        **_grouping(rules.best_melding(view.hand)),
+        "best_discard": None,
+        "discards": {},
+    }
+    if len(view.hand) == 11:
+        best = rules.best_discard(view.hand, exclude=view.just_taken)
+        advice["best_discard"] = {"card": str(best.card), "deadwood": best.points}
+        advice["discards"] = {
+            str(card): rules.best_melding([other for other in view.hand if other != card]).points
+            for card in view.hand
+            if card != view.just_taken
+        }
+    return advice
 
 
 def move_summary(move: Move, viewer_seat: int | None) -> dict[str, Any]:
