@@ -1,9 +1,19 @@
 """Melds and deadwood: the least-deadwood arrangement of a hand, and the best discard.
 
-Hands are handled as 52-bit masks (bit ``Card.index``: suit-major, S H D C, ace
-lowest). The mask-level functions (``*_mask``) create no Card objects: bots call
-them thousands of times per move. The card-level functions validate their input
-and wrap the answer in small frozen values.
+Card level (validate input, answer with frozen values of Cards):
+    best_melding(cards) -> Melding            0-11 cards
+    all_best_meldings(cards) -> (Melding, ...) every least-deadwood arrangement
+    best_discard(cards, exclude=None) -> DiscardChoice   exactly 11 cards
+Mask level (no validation, no Card objects; for bots and the deal engine):
+    min_deadwood_mask, best_arrangement_mask, all_best_arrangements_mask,
+    best_discard_mask, meld_candidates_mask, points_mask, hand_mask
+
+Hands are 52-bit masks of ``Card.index`` bits (suit-major, S H D C, ace lowest).
+Answers depend only on which cards are held, never on their order. Ties between
+equally good arrangements follow a fixed search order: the lowest card is left
+unmelded if that costs nothing, else it goes in the first of its melds (runs
+before sets, longer before shorter). The best discard among equals is the
+highest card (rank, then suit S<H<D<C).
 
 How it is fast: the candidate melds of a hand come from tables built at import
 (every run inside each 13-bit suit pattern; every set for each rank's suit

@@ -37,18 +37,21 @@ OUTCOMES: tuple[Outcome, ...] = ("knock", "gin", "big_gin", "undercut")
 WINNERS: tuple[Winner, ...] = ("knocker", "defender")
 
 HAND = 10
-_SUIT = 0x1FFF
 _RANK_SPREAD = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 
 @dataclass(frozen=True, slots=True)
 class Layoff:
+    """A defender's card laid onto one of the knocker's melds."""
+
     card: Card
     meld: tuple[Card, ...]  # the knocker's meld (as shown) the card went onto
 
 
 @dataclass(frozen=True, slots=True)
 class Showdown:
+    """Both hands as shown at the end of a knocked deal, and who scores what."""
+
     outcome: Outcome
     winner: Winner
     points: int  # to the winner, already multiplied
@@ -282,7 +285,7 @@ def showdown(
             f"cannot knock with {knocker_deadwood} points of deadwood: the knock limit is {limit}"
         )
     if knocker_deadwood == 0:
-        return _gin(ruleset, "gin", ruleset.gin_bonus, knocker, arrangements[0], defender, multiplier)
+        return _gin("gin", ruleset.gin_bonus, knocker, arrangements[0], defender, multiplier)
     return _knock(ruleset, knocker, arrangements, knocker_deadwood, defender, multiplier)
 
 
@@ -292,11 +295,10 @@ def _big_gin(ruleset: Ruleset, knocker: int, defender: int, multiplier: int) -> 
     melds, deadwood = best_arrangement_mask(knocker)
     if deadwood:
         raise IllegalMove(f"big gin needs all 11 cards melded, but {deadwood} points of deadwood remain")
-    return _gin(ruleset, "big_gin", ruleset.big_gin_bonus, knocker, melds, defender, multiplier)
+    return _gin("big_gin", ruleset.big_gin_bonus, knocker, melds, defender, multiplier)
 
 
 def _gin(
-    ruleset: Ruleset,
     outcome: Outcome,
     bonus: int,
     knocker: int,
