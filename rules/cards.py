@@ -16,7 +16,14 @@ SUITS = "SHDC"
 RANKS = "A23456789TJQK"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _SYMBOL_TO_SUIT = {
-    "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C",
+    "♠": "S",
+    "♤": "S",
+    "♥": "H",
+    "♡": "H",
+    "♦": "D",
+    "♢": "D",
+    "♣": "C",
+    "♧": "C",
 }
 RANK_NAMES = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
