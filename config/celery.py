@@ -1,4 +1,9 @@
-"""The Celery app. Tasks take ids and call services; they never touch models directly."""
+"""The Celery app. Tasks take ids and call services; they never touch models directly.
+
+Production runs workers (`celery -A config worker`) and exactly one beat (`celery -A config
+beat`) against REDIS_URL; embedded mode (no REDIS_URL) is eager and tables.embedded runs the
+same periodic tasks in the server's process.
+"""
 
 import os
 
@@ -6,6 +11,22 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+from django.conf import settings
+
 app = Celery("ginmesa")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+app.autodiscover_tasks(["bots"])  # bots is a plain package, not a Django app
+
+# Task name: seconds between runs. The sweeper is what guarantees every clock (docs/live.md).
+PERIODIC_TASKS = {
+    "tables.tasks.sweep_overdue": float(settings.SWEEP_SECONDS),
+    "tables.tasks.kick_stalled_bots": 10.0,
+    "tables.tasks.remind_slow_turns": 30.0,
+    "tables.tasks.send_digests": 300.0,
+}
+# A sweep that waited longer than its period is superseded by the next one: drop it.
+app.conf.beat_schedule = {
+    name.rsplit(".", 1)[1]: {"task": name, "schedule": seconds, "options": {"expires": seconds}}
+    for name, seconds in PERIODIC_TASKS.items()
+}

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "tables",
+    "tables.alerts",
 ]
 
 MIDDLEWARE = [
@@ -92,6 +93,10 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
         "init_command": "PRAGMA journal_mode=WAL;",
         "transaction_mode": "IMMEDIATE",
     }
+    if env.get_str("REDIS_URL"):
+        # With Redis the live tests start real Celery workers and daphne processes that must open
+        # the test database too: a file, not SQLite's private in-memory database.
+        DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.check_redis_url(env.get_str("REDIS_URL"))
@@ -152,7 +157,10 @@ if REDIS_URL:
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # A group membership lasts as long as its socket (sockets also re-join on each heartbeat).
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"group_expiry": 7 * 86400}}
+    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # Celery: with Redis a real broker and workers; without it (make run) tasks run in the server's process.
@@ -162,6 +170,13 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+
+# Live tables and alerts (tables.alerts, docs/live.md).
+SWEEP_SECONDS = env.get_int("SWEEP_SECONDS", 2)
+VAPID_PUBLIC_KEY = env.get_str("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = env.get_str("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = env.get_str("VAPID_SUBJECT", "mailto:noreply@ginmesa.localhost")
+ALERT_EMAIL_AWAY_SECONDS = env.get_int("ALERT_EMAIL_AWAY_SECONDS", 600)
 
 LOGGING = {
     "version": 1,

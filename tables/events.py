@@ -1,31 +1,108 @@
-"""Telling connected browsers that a table changed.
+"""Telling connected browsers that a table changed, and handing the change to what follows it.
 
-A message carries no game state, only the table's new version: each socket then asks for
-its own view, so a broadcast can never leak a hand. Publishing is best effort: the move
-is already committed, and a client that missed a message catches up on its next fetch.
+A message carries no game state, only the table's new version: each socket then builds its
+own recipient's view from the database, so a broadcast can never leak a hand. Publishing is
+best effort: the move is already committed, and a client that missed a message gets a fresh
+snapshot on its next message or reconnect.
+
+Where a message is sent from matters for the in-memory layer of embedded mode: its queues
+belong to the server's event loop, so sends from other threads (the in-process scheduler, a
+request thread) are handed to that loop. Processes without one (a Celery worker) publish from
+one long-lived background loop instead of a new loop, and a new Redis connection, per message.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
+
+PUBLISH_TIMEOUT_SECONDS = 5
+
+_server_loop: asyncio.AbstractEventLoop | None = None
+_background: asyncio.AbstractEventLoop | None = None
+_background_lock = threading.Lock()
 
 
 def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
+def player_group(player_id: int) -> str:
+    return f"player-{player_id}"
+
+
+def remember_server_loop() -> None:
+    """Called by each socket as it connects: the loop the consumers of this process run on."""
+    global _server_loop
+    _server_loop = asyncio.get_running_loop()
+
+
 def publish_table_event(table_id: int, version: int, kind: str = "state") -> None:
-    """Send ``{"type": "table.event", "kind", "version"}`` to the table's Channels group."""
+    """Tell the table's sockets about ``version``, then start what follows the change
+    (deadlines, alerts, the players' pending counts) in the background."""
+    group_send(
+        table_group(table_id), {"type": "table.event", "kind": kind, "table": table_id, "version": version}
+    )
+    from . import scheduling  # scheduling imports the tasks, which import the services
+
+    try:
+        scheduling.after_table_change(table_id, version, kind)
+    except Exception:  # the move is committed: the sweeper still guarantees its deadline
+        log.exception("could not schedule what follows %s at table %s", kind, table_id)
+
+
+def publish_presence(table_id: int) -> None:
+    group_send(table_group(table_id), {"type": "table.presence", "table": table_id})
+
+
+def publish_to_player(player_id: int, message: dict[str, Any]) -> None:
+    group_send(player_group(player_id), message)
+
+
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """Send from synchronous code in any thread; never raises (a down Redis must not undo a move)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    message = {"type": "table.event", "kind": kind, "table": table_id, "version": version}
     try:
-        async_to_sync(layer.group_send)(table_group(table_id), message)
-    except Exception:  # a down Redis must not undo or fail a committed move
-        log.exception("could not publish %s for table %s", kind, table_id)
+        _run(lambda: layer.group_send(group, message))
+    except Exception:
+        log.exception("could not publish %s to %s", message.get("type"), group)
+
+
+def _run(make: Callable[[], Awaitable[Any]]) -> None:
+    loop = _server_loop if _server_loop is not None and _server_loop.is_running() else None
+    if loop is None:
+        loop = _background_loop()
+    if _running_loop() is loop:  # already on that loop (async code): do not block it
+        loop.create_task(_as_coroutine(make))
+        return
+    asyncio.run_coroutine_threadsafe(_as_coroutine(make), loop).result(timeout=PUBLISH_TIMEOUT_SECONDS)
+
+
+async def _as_coroutine(make: Callable[[], Awaitable[Any]]) -> Any:
+    return await make()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _background_loop() -> asyncio.AbstractEventLoop:
+    global _background
+    with _background_lock:
+        if _background is None or _background.is_closed():
+            _background = asyncio.new_event_loop()
+            thread = threading.Thread(target=_background.run_forever, name="publisher", daemon=True)
+            thread.start()
+        return _background

@@ -1,5 +1,10 @@
-"""Websocket routes (the table socket and the user socket)."""
+"""Websocket routes: the table socket and the user socket (docs/live.md)."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from .consumers import TableConsumer, UserConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/tables/<str:token>/", TableConsumer.as_asgi()),
+    path("ws/me/", UserConsumer.as_asgi()),
+]

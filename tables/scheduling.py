@@ -1,16 +1,30 @@
-"""What follows a committed change: the seams the bots and live-alerts issues fill.
+"""What follows a committed change, and where background work runs.
 
-Deadlines themselves are stored on the deal row by the services (the database is the
-clock's memory); a later issue adds the Celery ETA task and the periodic sweeper that
-call `tables.services.expire_deadline`. Here: hand a bot its turn.
+Production (REDIS_URL): Celery tasks on workers, ETAs through the broker, sweeps from beat.
+Embedded (`make run`): the same tasks, run by tables.embedded's scheduler in the server's
+process. Under tests with eager Celery and no scheduler, work due now runs inline and work
+due later is left to the sweeps the tests call.
+
+Deadlines live on the deal row; the ETA task is only the fast path. ETAs further away than
+ETA_HORIZON_SECONDS are not sent at all (a broker holds a long countdown badly: past its
+visibility timeout Redis hands it out twice): the periodic sweeper plays those.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 import logging
+import random
+from typing import Any
+
+from django.utils import timezone
+
+from . import embedded
 
 log = logging.getLogger(__name__)
+
+ETA_HORIZON_SECONDS = 15 * 60
 
 
 def _bot_task():
@@ -22,14 +36,63 @@ def _bot_task():
     return getattr(module, "play_bot_turn", None)
 
 
+def _eager() -> bool:
+    from config.celery import app
+
+    return bool(app.conf.task_always_eager)
+
+
+def run_task(task: Any, *args: Any, eta: dt.datetime | None = None) -> None:
+    """Run a task now (``eta`` None) or at ``eta``, wherever this process runs background work."""
+    scheduler = embedded.current()
+    if scheduler is not None:
+        when = eta.timestamp() if eta is not None else 0.0
+        scheduler.call_at(when, task, *args)
+    elif _eager():
+        if eta is None or eta <= timezone.now():
+            task(*args)
+    else:
+        task.apply_async(args, eta=eta)
+
+
 def schedule_bot_turn(deal_id: int, version: int) -> bool:
     """Ask the bot whose turn it is to play; False when no bot player is installed."""
     task = _bot_task()
     if task is None:
         return False
     try:
-        task.delay(deal_id, version)
-    except Exception:  # a broker hiccup: the turn's deadline still guarantees progress
+        scheduler = embedded.current()
+        if scheduler is not None:  # the pause happens here: eager Celery cannot wait
+            scheduler.call_later(_bot_pause(deal_id), task, deal_id, version, True)
+        else:
+            task.delay(deal_id, version)
+    except Exception:  # a broker hiccup: the stalled-bot sweep and the deadline still move it
         log.exception("could not schedule the bot's turn for deal %s", deal_id)
         return False
+    return True
+
+
+def _bot_pause(deal_id: int) -> float:
+    from .models import Table
+
+    module = importlib.import_module("bots.tasks")
+    table = Table.objects.filter(current_deal_id=deal_id).first()
+    think = getattr(module, "think_delay", None)
+    return 0.0 if table is None or think is None else float(think(table, random.Random()))
+
+
+def after_table_change(table_id: int, version: int, kind: str) -> None:
+    """Deadlines, alerts and pending counts for a committed change: off the request's path."""
+    from . import tasks
+
+    run_task(tasks.table_changed, table_id, version, kind)
+
+
+def schedule_deadline(deal_id: int, version: int, deadline: dt.datetime | None) -> bool:
+    """The fast path of a turn's clock: a task at the deadline, if it is near enough."""
+    from . import tasks
+
+    if deadline is None or (deadline - timezone.now()).total_seconds() > ETA_HORIZON_SECONDS:
+        return False
+    run_task(tasks.expire_turn, deal_id, version, eta=deadline)
     return True

@@ -1,7 +1,61 @@
-"""Authentication for websockets: the browser's session, or an API token for programs."""
+"""Authentication for websockets: the browser's session (an account or a guest), or an API
+token for programs (``Authorization: Bearer gm_...`` on the handshake).
+
+The stack only reads cookies, the session and the header; the consumer resolves the caller
+(a database query) with `resolve_caller` once it runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
 
 from channels.auth import AuthMiddlewareStack
+from django.http import HttpRequest
+
+from . import identity
+from .models import Player
+
+
+@dataclass(frozen=True)
+class SocketCaller:
+    allowed: bool
+    player: Player | None = None
+    via: str = "none"  # "token", "session", or "none"
+
+
+class BearerTokenMiddleware:
+    """Puts the raw API token of an ``Authorization: Bearer`` header in ``scope["api_token"]``."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        headers = dict(scope.get("headers") or [])
+        value = headers.get(b"authorization", b"").decode("latin-1")
+        scheme, _, token = value.partition(" ")
+        scope = {**scope, "api_token": token.strip() if scheme.lower() == "bearer" else None}
+        return await self.inner(scope, receive, send)
 
 
 def SocketAuthMiddlewareStack(inner):
-    return AuthMiddlewareStack(inner)
+    return AuthMiddlewareStack(BearerTokenMiddleware(inner))
+
+
+def resolve_caller(scope) -> SocketCaller:
+    """As the HTTP API decides: a token must be valid; a browser needs a session or a guest
+    cookie (a visitor with a session but no name yet watches as a spectator)."""
+    raw = scope.get("api_token")
+    if raw:
+        player = identity.player_for_api_token(raw)
+        return SocketCaller(player is not None, player, "token")
+    request = HttpRequest()
+    request.COOKIES = scope.get("cookies") or {}
+    session = scope.get("session")
+    if session is not None:
+        request.session = session
+    request.user = scope.get("user")
+    player = identity.player_for_request(request)
+    if player is not None:
+        return SocketCaller(True, player, "session")
+    has_session = session is not None and session.session_key is not None
+    return SocketCaller(has_session, None, "session" if has_session else "none")

@@ -1,0 +1,1 @@
+"""Turn alerts: preferences, presence (is the player looking?), web push and email."""

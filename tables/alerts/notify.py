@@ -1,0 +1,318 @@
+"""Deciding who is told what after a table changes, and telling them on the channels they chose.
+
+Rules (docs/live.md): on-site alerts always follow the preferences; push and email never go
+to a player who is looking at that table right now, wait for the end of quiet hours, and
+email waits until the player has been away ALERT_EMAIL_AWAY_SECONDS; a player who chose the
+daily digest gets no per-move emails. Every (player, table, kind, occasion, channel) is
+claimed in the database before sending, so an occasion is alerted at most once per channel.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from tables import engine, events, payloads, services
+from tables.errors import NotFound
+from tables.models import ChatMessage, Deal, Match, Player, Table
+
+from . import emails, prefs, presence, push
+from .models import SentAlert
+from .texts import RESULTS, duration, language, render
+
+log = logging.getLogger(__name__)
+
+REMINDER_AT = 0.8  # of the turn's time gone
+REMINDER_MIN_TURN_SECONDS = 3600  # reminders are for slow clocks: live play needs none
+DIGESTED_KINDS = {"your_move", "reminder"}  # what the digest email replaces
+DIGEST_HOUR = 8  # local time of the daily digest
+
+
+@dataclass
+class Alert:
+    kind: str
+    player: Player
+    table: Table
+    occasion: str
+    context: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def lang(self) -> str:
+        return language(self.player.language)
+
+    def texts(self) -> tuple[str, str]:
+        return render(self.kind, self.lang, **self.context)
+
+    @property
+    def url(self) -> str:
+        return settings.SITE_URL + reverse("table", args=[self.table.invite_token])
+
+    def message(self) -> dict[str, Any]:
+        title, body = self.texts()
+        return {
+            "type": "alert",
+            "kind": self.kind,
+            "table": self.table.invite_token,
+            "title": title,
+            "body": body,
+            "url": self.url,
+            "tag": f"table-{self.table.invite_token}",
+        }
+
+
+# -- what a change means --------------------------------------------------------------------
+
+
+def on_table_change(table: Table, kind: str) -> None:
+    """Alert whoever the change concerns and refresh the players' pending counts."""
+    for alert in alerts_for(table, kind):
+        deliver(alert)
+    for player in humans(table):
+        events.publish_to_player(player.pk, {"type": "pending.changed"})
+
+
+def humans(table: Table) -> list[Player]:
+    return [player for player in table.seats if player is not None and not player.is_bot]
+
+
+def turn_occasion(deal: Deal) -> str:
+    """One turn: the deadline is set when the turn passes and only then."""
+    stamp = int(deal.deadline.timestamp() * 1000) if deal.deadline else 0
+    return f"turn:{deal.pk}:{stamp}"
+
+
+def alerts_for(table: Table, kind: str) -> list[Alert]:
+    if kind == "chat":
+        return _chat_alerts(table)
+    deal = table.current_deal
+    if deal is None:
+        return []
+    status = payloads.table_status(table)
+    if status == "playing":
+        player = table.seats[deal.to_play]
+        if player is None or player.is_bot:
+            return []
+        return [Alert("your_move", player, table, turn_occasion(deal), _names(table, deal.to_play))]
+    if status == "match_over":
+        if kind == "rematch" and table.rematch_offered_by is not None:
+            player = table.seats[1 - table.rematch_offered_by]
+            occasion = f"rematch:{deal.match_id}"
+            alerts = [
+                Alert("rematch_offer", player, table, occasion, _names(table, 1 - table.rematch_offered_by))
+            ]
+            return [alert for alert in alerts if alert.player is not None and not alert.player.is_bot]
+        return [_match_over(table, deal.match, seat) for seat in (0, 1) if _is_human(table, seat)]
+    return []
+
+
+def _is_human(table: Table, seat: int) -> bool:
+    player = table.seats[seat]
+    return player is not None and not player.is_bot
+
+
+def _names(table: Table, seat: int) -> dict[str, Any]:
+    opponent = table.seats[1 - seat]
+    return {"opponent": opponent.display_name if opponent else "?"}
+
+
+def _match_over(table: Table, match: Match, seat: int) -> Alert:
+    player = table.seats[seat]
+    totals = engine.load_match(match).totals
+    verdict = "won" if match.winner == seat else "lost"
+    result = RESULTS[language(player.language)][verdict].format(mine=totals[seat], theirs=totals[1 - seat])
+    return Alert("match_over", player, table, f"match:{match.pk}", {**_names(table, seat), "result": result})
+
+
+def _chat_alerts(table: Table) -> list[Alert]:
+    message = (
+        ChatMessage.objects.filter(table=table, channel=ChatMessage.Channel.PLAYERS, hidden=False)
+        .select_related("author")
+        .last()
+    )
+    if message is None:
+        return []
+    context = {"opponent": message.author.display_name, "text": message.text[:140]}
+    return [
+        Alert("chat", player, table, f"chat:{message.pk}", context)
+        for player in humans(table)
+        if player.pk != message.author_id
+    ]
+
+
+# -- delivery -------------------------------------------------------------------------------
+
+
+def claim(alert: Alert, channel: str) -> bool:
+    """True for the first caller only: the record that this occasion went out on ``channel``."""
+    try:
+        with transaction.atomic():
+            SentAlert.objects.create(
+                player=alert.player,
+                table=alert.table,
+                kind=alert.kind,
+                occasion=alert.occasion,
+                channel=channel,
+            )
+    except IntegrityError:
+        return False
+    return True
+
+
+def deliver(alert: Alert, *, now: dt.datetime | None = None, deferred: bool = False) -> set[str]:
+    """Send ``alert`` on the channels its player chose and the rules allow; returns them."""
+    now = now or timezone.now()
+    chosen = prefs.of(alert.player)
+    sent: set[str] = set()
+    if chosen.wants(alert.kind, "site") and claim(alert, "site"):
+        events.publish_to_player(alert.player.pk, alert.message())
+        sent.add("site")
+    outside = [channel for channel in ("push", "email") if chosen.wants(alert.kind, channel)]
+    if chosen.digest and alert.kind in DIGESTED_KINDS and "email" in outside:
+        outside.remove("email")
+    if not outside or presence.is_watching(alert.player.pk, alert.table.pk, now):
+        return sent
+    quiet_end = chosen.quiet_until(now)
+    if quiet_end is not None:
+        _later(alert, quiet_end)
+        return sent
+    if "push" in outside and claim(alert, "push"):
+        _push(alert)
+        sent.add("push")
+    if "email" in outside and emails.address_of(alert.player):
+        sent |= _email_when_away(alert, now, deferred)
+    return sent
+
+
+def _push(alert: Alert) -> None:
+    push.send_to_player(alert.player, alert.message(), topic=f"table-{alert.table.invite_token}")
+
+
+def _email_when_away(alert: Alert, now: dt.datetime, deferred: bool) -> set[str]:
+    away = dt.timedelta(seconds=settings.ALERT_EMAIL_AWAY_SECONDS)
+    last_seen = presence.last_seen_anywhere(alert.player.pk)
+    if last_seen is not None and now - last_seen < away:
+        if not deferred:  # look again once they would have been away long enough
+            _later(alert, last_seen + away + dt.timedelta(seconds=1))
+        return set()
+    if not claim(alert, "email"):
+        return set()
+    title, body = alert.texts()
+    emails.send_alert_email(alert.player, alert.kind, title, body, alert.url)
+    return {"email"}
+
+
+def _later(alert: Alert, when: dt.datetime) -> None:
+    from tables import scheduling, tasks
+
+    args = (alert.kind, alert.player.pk, alert.table.pk, alert.occasion)
+    scheduling.run_task(tasks.deliver_alert, *args, eta=when)
+
+
+def deliver_later(kind: str, player_id: int, table_id: int, occasion: str) -> set[str]:
+    """A delivery put off (quiet hours, not away yet): sent only if it is still news."""
+    alert = rebuild(kind, player_id, table_id, occasion)
+    return set() if alert is None else deliver(alert, deferred=True)
+
+
+def rebuild(kind: str, player_id: int, table_id: int, occasion: str) -> Alert | None:
+    """The alert again, or None when the occasion has passed (the turn was played...)."""
+    try:
+        table = services.get_table(table_id)
+    except NotFound:
+        return None
+    seat = table.seat_of(Player(pk=player_id))
+    if seat is None:
+        return None
+    if kind in ("your_move", "reminder"):
+        deal = table.current_deal
+        if deal is None or deal.status != Deal.Status.PLAYING or deal.to_play != seat:
+            return None
+        if turn_occasion(deal) != occasion:
+            return None
+        alert = Alert(kind, table.seats[seat], table, occasion, _names(table, seat))
+        if kind == "reminder":
+            alert.context["left"] = duration((deal.deadline - timezone.now()).total_seconds(), alert.lang)
+        return alert
+    if kind == "rematch_offer":
+        return Alert(kind, table.seats[seat], table, occasion, _names(table, seat))
+    candidates = [alert for alert in alerts_for(table, kind) if alert.player.pk == player_id]
+    return next((alert for alert in candidates if alert.occasion == occasion), None)
+
+
+# -- reminders and the digest ---------------------------------------------------------------
+
+
+def send_due_reminders(now: dt.datetime | None = None) -> int:
+    """One reminder per slow turn once 80% of its time has gone, if the player has not looked."""
+    now = now or timezone.now()
+    rows = Table.objects.filter(
+        turn_seconds__gte=REMINDER_MIN_TURN_SECONDS,
+        current_deal__status=Deal.Status.PLAYING,
+        current_deal__match__status=Match.Status.PLAYING,
+        current_deal__deadline__gt=now,
+    ).select_related("seat0", "seat1", "current_deal", "current_deal__match")
+    sent = 0
+    for table in rows:
+        deal = table.current_deal
+        left = (deal.deadline - now).total_seconds()
+        if left > table.turn_seconds * (1 - REMINDER_AT) or not _is_human(table, deal.to_play):
+            continue
+        player = table.seats[deal.to_play]
+        started = deal.deadline - dt.timedelta(seconds=table.turn_seconds)
+        alert = Alert("reminder", player, table, turn_occasion(deal), _names(table, deal.to_play))
+        alert.context["left"] = duration(left, alert.lang)
+        if presence.looked_since(player.pk, table.pk, started) or not claim(alert, "decided"):
+            continue
+        deliver(alert, now=now)
+        sent += 1
+    return sent
+
+
+def pending_tables(player: Player) -> list[str]:
+    """The tokens of the player's tables where something is up to them (their move...)."""
+    return [
+        row["table"]
+        for row in (payloads.my_table_row(table, player) for table in services.tables_of(player))
+        if row["your_move"]
+    ]
+
+
+def send_digests(now: dt.datetime | None = None) -> int:
+    """The daily email of players who chose it: every table where it is their move."""
+    from .models import Activity
+
+    now = now or timezone.now()
+    sent = 0
+    for player in Player.objects.filter(alert_prefs__digest=True, user__isnull=False).select_related("user"):
+        local = now.astimezone(prefs._zone(player.time_zone))
+        activity = Activity.objects.filter(player=player).first()
+        if local.hour < DIGEST_HOUR or (activity and activity.digest_sent_on == local.date()):
+            continue
+        if activity is None:
+            activity = Activity.objects.create(player=player, last_seen=now - dt.timedelta(days=365))
+        activity.digest_sent_on = local.date()
+        activity.save(update_fields=["digest_sent_on"])
+        sent += _send_digest(player)
+    return sent
+
+
+def _send_digest(player: Player) -> int:
+    rows = [
+        {**row, "url": settings.SITE_URL + reverse("table", args=[row["table"]])}
+        for row in (payloads.my_table_row(table, player) for table in services.tables_of(player))
+        if row["your_move"]
+    ]
+    if not rows:
+        return 0
+    lang = language(player.language)
+    subject = (
+        f"Es tu turno en {len(rows)} mesa(s)" if lang == "es" else f"It is your move at {len(rows)} table(s)"
+    )
+    return int(emails.send_digest(player, rows, subject))

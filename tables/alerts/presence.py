@@ -1,0 +1,92 @@
+"""Who is looking: an open table page (a socket), a visible page, the last time seen.
+
+Sockets hold leases that their heartbeats renew (every HEARTBEAT_SECONDS, LEASE_SECONDS
+long), so a browser that vanished without closing, or a server that died, stops counting
+as present on its own; there is no counter to leak. Stored in the database so that every
+server process and worker agrees.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.utils import timezone
+
+from tables.models import Table
+
+from .models import Activity, TablePresence
+
+HEARTBEAT_SECONDS = 20
+LEASE_SECONDS = 50
+
+
+def touch_table(player_id: int, table_id: int, *, visible: bool | None, online: bool = True) -> None:
+    """A socket of ``player_id`` at the table is open (``online``) or closing; ``visible``: the
+    page became visible (True), hidden (False), or is unchanged (None)."""
+    now = timezone.now()
+    until = now + dt.timedelta(seconds=LEASE_SECONDS) if online else now
+    changes: dict[str, Any] = {"last_seen": now, "online_until": until}
+    if visible is True:
+        changes.update(visible_until=until, looked_at=now)
+    elif visible is False or not online:
+        changes["visible_until"] = now
+    rows = TablePresence.objects.filter(player_id=player_id, table_id=table_id)
+    if not rows.update(**changes):
+        TablePresence.objects.bulk_create(
+            [TablePresence(player_id=player_id, table_id=table_id, **changes)], ignore_conflicts=True
+        )
+    touch_site(player_id, now)
+
+
+def touch_site(player_id: int, now: dt.datetime | None = None) -> None:
+    now = now or timezone.now()
+    if not Activity.objects.filter(player_id=player_id).update(last_seen=now):
+        Activity.objects.bulk_create([Activity(player_id=player_id, last_seen=now)], ignore_conflicts=True)
+
+
+def is_watching(player_id: int, table_id: int, now: dt.datetime | None = None) -> bool:
+    """Has the player the table's page open and visible right now?"""
+    now = now or timezone.now()
+    return TablePresence.objects.filter(
+        player_id=player_id, table_id=table_id, visible_until__gt=now
+    ).exists()
+
+
+def looked_since(player_id: int, table_id: int, moment: dt.datetime) -> bool:
+    row = TablePresence.objects.filter(player_id=player_id, table_id=table_id).first()
+    if row is None:
+        return False
+    now = timezone.now()
+    return (row.looked_at is not None and row.looked_at >= moment) or (
+        row.visible_until is not None and row.visible_until > now
+    )
+
+
+def last_seen_anywhere(player_id: int) -> dt.datetime | None:
+    return Activity.objects.filter(player_id=player_id).values_list("last_seen", flat=True).first()
+
+
+def seats(table: Table) -> list[dict[str, Any]]:
+    """The presence message's rows: each seated human, on the page now or when last seen."""
+    now = timezone.now()
+    ids = {seat: table.seat_player_id(seat) for seat in (0, 1)}
+    rows = {
+        row.player_id: row
+        for row in TablePresence.objects.filter(table=table, player_id__in=[i for i in ids.values() if i])
+    }
+    result = []
+    for seat, player_id in ids.items():
+        player = table.seats[seat]
+        if player is None or player.is_bot:
+            continue
+        row = rows.get(player_id)
+        result.append(
+            {
+                "seat": seat,
+                "online": bool(row and row.online_until and row.online_until > now),
+                "visible": bool(row and row.visible_until and row.visible_until > now),
+                "last_seen": row.last_seen.isoformat() if row else None,
+            }
+        )
+    return result

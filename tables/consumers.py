@@ -1,0 +1,353 @@
+"""The table socket and the user socket (protocol: docs/live.md).
+
+Consumers stay thin: they authenticate, join groups and forward. A group message carries only
+a version; each socket builds its own recipient's state from the database (tables.payloads,
+the engine's view), so nothing hidden ever travels through the channel layer. Moves and chat
+go through tables.services exactly as the HTTP API's do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from channels.db import DatabaseSyncToAsync
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import connection
+from django.db.models import Max
+
+import rules
+
+from . import events, payloads, services
+from .alerts import notify, presence
+from .errors import NotFound, ServiceError, StaleVersion
+from .models import ChatMessage, Player, Table
+from .socket_auth import SocketCaller, resolve_caller
+
+log = logging.getLogger(__name__)
+
+CLOSE_UNAUTHORISED = 4401
+CLOSE_FORBIDDEN = 4403
+CLOSE_NOT_FOUND = 4404
+CLOSE_FLOODING = 4429
+
+BURST = 20  # messages a client may send at once
+REFILL_PER_SECOND = 10
+FLOOD_LIMIT = 40  # refused messages within FLOOD_WINDOW_SECONDS before the socket is closed
+FLOOD_WINDOW_SECONDS = 10
+
+
+def db(fn):
+    """Run blocking ORM code off the event loop. SQLite (one writer anyway) keeps Channels'
+    single shared thread; PostgreSQL uses a pool so one slow query does not queue all sockets."""
+    return DatabaseSyncToAsync(fn, thread_sensitive=connection.vendor == "sqlite")
+
+
+class TokenBucket:
+    def __init__(self, burst: int = BURST, rate: float = REFILL_PER_SECOND):
+        self.burst, self.rate = burst, rate
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    """Authentication, throttling, JSON errors and the presence heartbeat shared by both sockets."""
+
+    handlers: dict[str, str] = {}
+
+    async def connect(self) -> None:
+        self.bucket = TokenBucket()
+        self.refused: list[float] = []
+        self.heartbeat: asyncio.Task | None = None
+        self.caller: SocketCaller = await db(resolve_caller)(self.scope)
+        if not self.caller.allowed:
+            await self.close(code=CLOSE_UNAUTHORISED)
+            return
+        events.remember_server_loop()
+        await self.start()
+
+    async def start(self) -> None:
+        raise NotImplementedError
+
+    async def disconnect(self, code: int) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def join(self, group: str) -> None:
+        self.groups_joined = [*getattr(self, "groups_joined", []), group]
+        await self.channel_layer.group_add(group, self.channel_name)
+
+    def start_heartbeat(self) -> None:
+        self.heartbeat = asyncio.get_running_loop().create_task(self._beat())
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            with contextlib.suppress(Exception):
+                for group in self.groups_joined:  # renews membership of layers that expire it
+                    await self.channel_layer.group_add(group, self.channel_name)
+                await self.beat()
+
+    async def beat(self) -> None:
+        """Renew this socket's presence lease."""
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        if not self.bucket.take():
+            await self._refuse()
+            return
+        try:
+            content = json.loads(text_data or bytes_data or "")
+        except (TypeError, ValueError):
+            await self.send_error(400, "invalid_json", "Messages are JSON objects.")
+            return
+        await self.receive_json(content)
+
+    async def _refuse(self) -> None:
+        now = time.monotonic()
+        self.refused = [moment for moment in self.refused if now - moment < FLOOD_WINDOW_SECONDS] + [now]
+        if len(self.refused) > FLOOD_LIMIT:
+            await self.close(code=CLOSE_FLOODING)
+            return
+        await self.send_error(429, "rate_limited", f"At most {REFILL_PER_SECOND} messages a second.")
+
+    async def receive_json(self, content: Any, **kwargs) -> None:
+        kind = content.get("type") if isinstance(content, dict) else None
+        handler = self.handlers.get(kind) if isinstance(kind, str) else None
+        if handler is None:
+            await self.send_error(400, "unknown_type", f"Unknown message type {kind!r}.")
+            return
+        await getattr(self, handler)(content)
+
+    async def send_error(self, status: int, code: str, detail: str, **extra: Any) -> None:
+        await self.send_json({"type": "error", "status": status, "code": code, "detail": detail, **extra})
+
+    async def on_ping(self, content: dict[str, Any]) -> None:
+        await self.send_json({"type": "pong"})
+
+
+class TableConsumer(LiveConsumer):
+    """``/ws/tables/<invite_token>/``: the table as this caller may see it, live."""
+
+    handlers = {
+        "hello": "on_hello",
+        "move": "on_move",
+        "chat": "on_chat",
+        "visibility": "on_visibility",
+        "ping": "on_ping",
+    }
+
+    async def start(self) -> None:
+        token = self.scope["url_route"]["kwargs"]["token"]
+        table = await db(Table.objects.filter(invite_token=token).values_list("pk", flat=True).first)()
+        if table is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.table_id: int = table
+        self.player: Player | None = self.caller.player
+        self.sent_version = -1
+        self.visible = True
+        self.last_chat_id = await db(self._last_chat_id)()
+        await self.join(events.table_group(self.table_id))
+        await self.accept()
+        await self.send_state(None)
+        if self.player is not None:
+            await db(presence.touch_table)(self.player.pk, self.table_id, visible=True)
+            await db(events.publish_presence)(self.table_id)
+        self.start_heartbeat()
+
+    def _last_chat_id(self) -> int:
+        """Chat up to now is the page's to fetch (GET .../chat); the socket sends what follows."""
+        return ChatMessage.objects.filter(table_id=self.table_id).aggregate(last=Max("id"))["last"] or 0
+
+    async def disconnect(self, code: int) -> None:
+        await super().disconnect(code)
+        if getattr(self, "player", None) is not None and hasattr(self, "table_id"):
+            with contextlib.suppress(Exception):
+                await db(presence.touch_table)(self.player.pk, self.table_id, visible=False, online=False)
+                await db(events.publish_presence)(self.table_id)
+
+    async def beat(self) -> None:
+        if self.player is not None:
+            await db(presence.touch_table)(self.player.pk, self.table_id, visible=self.visible)
+
+    # -- server to client ------------------------------------------------------------------
+
+    def _state(self) -> dict[str, Any] | None:
+        try:
+            return payloads.table_state(services.get_table(self.table_id), self.player)
+        except NotFound:
+            return None
+
+    async def send_state(self, kind: str | None, *, force: bool = False) -> None:
+        """A snapshot on connect, when the client is behind or versions were skipped; else an event."""
+        state = await db(self._state)()
+        if state is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        version = state["version"]
+        if version <= self.sent_version and not force:
+            return  # already sent (a group message for a version a snapshot covered)
+        if kind is None or force or version != self.sent_version + 1:
+            await self.send_json({"type": "snapshot", "version": version, "state": state})
+        else:
+            await self.send_json(
+                {"type": "event", "version": version, "kind": event_kind(kind, state), "state": state}
+            )
+        self.sent_version = version
+
+    async def table_event(self, message: dict[str, Any]) -> None:
+        if message["kind"] == "chat":
+            await self.send_new_chat()
+        elif message["version"] > self.sent_version:
+            await self.send_state(message["kind"])
+
+    async def table_presence(self, message: dict[str, Any]) -> None:
+        seats = await db(self._presence)()
+        await self.send_json({"type": "presence", "seats": seats})
+
+    def _presence(self) -> list[dict[str, Any]]:
+        return presence.seats(services.get_table(self.table_id))
+
+    def _new_chat(self) -> list[dict[str, Any]]:
+        table = services.get_table(self.table_id)
+        messages = services.chat_history(table, self.player, after=self.last_chat_id)
+        if messages:
+            self.last_chat_id = messages[-1].id
+        return [payloads.chat_message(message) for message in messages]
+
+    async def send_new_chat(self) -> None:
+        for message in await db(self._new_chat)():
+            await self.send_json({"type": "chat", "message": message})
+
+    # -- client to server ------------------------------------------------------------------
+
+    async def on_hello(self, content: dict[str, Any]) -> None:
+        """The client says which version it has: anything but the current one gets a snapshot."""
+        version = content.get("version")
+        state = await db(self._state)()
+        if state is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+        elif version != state["version"]:
+            await self.send_json({"type": "snapshot", "version": state["version"], "state": state})
+            self.sent_version = state["version"]
+
+    async def on_move(self, content: dict[str, Any]) -> None:
+        move_id = content.get("client_move_id")
+        action, expected = content.get("action"), content.get("expected_version")
+        if not _short_text(action, 24) or not isinstance(expected, int) or isinstance(expected, bool):
+            await self.send_error(
+                400,
+                "invalid_input",
+                "A move needs an action and an expected_version.",
+                client_move_id=move_id,
+            )
+            return
+        if move_id is not None and not _short_text(move_id, 64):
+            await self.send_error(400, "invalid_input", "client_move_id: 1 to 64 characters.")
+            return
+        await self._play(action, expected, move_id)
+
+    async def _play(self, action: str, expected: int, move_id: str | None) -> None:
+        if self.player is None:
+            await self.send_error(401, "not_authenticated", "Join the table first.", client_move_id=move_id)
+            return
+        try:
+            outcome = await db(services.apply_move)(
+                self.table_id, self.player, action, expected, client_move_id=move_id
+            )
+        except rules.IllegalMove as error:
+            await self.send_error(400, "illegal_move", str(error), client_move_id=move_id)
+        except ServiceError as error:
+            await self.send_error(error.status, error.code, error.message, client_move_id=move_id)
+            if isinstance(error, StaleVersion):
+                await self.send_state(None, force=True)
+        else:
+            await self.send_json(
+                {"type": "move_result", "client_move_id": move_id, "version": outcome.table.version}
+            )
+
+    async def on_chat(self, content: dict[str, Any]) -> None:
+        if self.player is None:
+            await self.send_error(401, "not_authenticated", "Type a name to chat.")
+            return
+        try:
+            await db(services.post_chat)(self.table_id, self.player, content.get("text"))
+        except ServiceError as error:
+            await self.send_error(error.status, error.code, error.message)
+
+    async def on_visibility(self, content: dict[str, Any]) -> None:
+        visible = content.get("visible")
+        if not isinstance(visible, bool):
+            await self.send_error(400, "invalid_input", "visible must be true or false.")
+            return
+        self.visible = visible
+        if self.player is not None:
+            await db(presence.touch_table)(self.player.pk, self.table_id, visible=visible)
+            await db(events.publish_presence)(self.table_id)
+
+
+def _short_text(value: Any, limit: int) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= limit
+
+
+def event_kind(kind: str, state: dict[str, Any]) -> str:
+    """The protocol's event kind from the service's kind and the state it led to."""
+    status = state["status"]
+    if status == "match_over" and kind in ("move", "timeout", "state"):
+        return "match_over"
+    if status == "between_deals" and kind in ("move", "timeout"):
+        return "deal_over"
+    if kind == "state":
+        return "next_deal" if status == "playing" else "state"
+    return kind
+
+
+class UserConsumer(LiveConsumer):
+    """``/ws/me/``: on any page, the count of tables awaiting the player, and their alerts."""
+
+    handlers = {"ping": "on_ping", "visibility": "on_visibility"}
+
+    async def start(self) -> None:
+        self.player = self.caller.player
+        if self.player is None:
+            await self.close(code=CLOSE_UNAUTHORISED)
+            return
+        self.pending: list[str] | None = None
+        await self.join(events.player_group(self.player.pk))
+        await self.accept()
+        await self.send_pending()
+        await self.beat()
+        self.start_heartbeat()
+
+    async def beat(self) -> None:
+        await db(presence.touch_site)(self.player.pk)
+
+    async def on_visibility(self, content: dict[str, Any]) -> None:
+        await self.beat()
+
+    async def send_pending(self) -> None:
+        tables = await db(notify.pending_tables)(self.player)
+        if tables != self.pending:
+            self.pending = tables
+            await self.send_json({"type": "pending", "count": len(tables), "tables": tables})
+
+    async def pending_changed(self, message: dict[str, Any]) -> None:
+        await self.send_pending()
+
+    async def alert(self, message: dict[str, Any]) -> None:
+        await self.send_json(message)
