@@ -4,4 +4,11 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("new/", views.new_table, name="new_table"),
+    path("t/<str:token>/", views.table_page, name="table"),
+    path("t/<str:token>/<str:verb>/", views.table_action, name="table_action"),
+    path("me/tables/", views.my_tables, name="my_tables"),
+    path("me/profile/", views.profile, name="profile"),
+    path("lobby/", views.lobby, name="lobby"),
+    path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]

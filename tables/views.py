@@ -1,7 +1,203 @@
-from django.shortcuts import render
+"""Server-rendered pages: home, open a table, the invite link / table page, my tables, the
+lobby and the staff replay. Forms post to `table_action`, which calls tables.services like
+the API does; the browser issue replaces the table page with the live UI later."""
 
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+import rules
 from rules.ruleset import RULESETS
 
+from . import engine, identity, payloads, services
+from .errors import ServiceError
+from .models import Deal, Player, Table
 
-def home(request):
+
+def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html", {"rulesets": RULESETS.values()})
+
+
+def new_table(request: HttpRequest) -> HttpResponse:
+    """ABRIR MESA: name (for a guest), rule set and clock, then CREAR INVITACIÓN."""
+    player = identity.player_for_request(request)
+    if request.method == "POST":
+        try:
+            owner = player or identity.become_guest(request, request.POST.get("name"))
+            table = services.create_table(owner, **_table_options(request.POST))
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            return redirect("table", token=table.invite_token)
+    context = {"player": player, "rulesets": RULESETS, "clocks": Table.TURN_CLOCKS}
+    return render(request, "tables/new.html", context)
+
+
+def _table_options(data) -> dict:
+    options = {
+        "ruleset": data.get("ruleset", "playgridia"),
+        "visibility": data.get("visibility", Table.Visibility.INVITE),
+        "spectator_chat": data.get("spectator_chat") == "on",
+    }
+    if data.get("to_100"):
+        options["target"] = 100
+    for name in ("turn_seconds", "forfeit_after"):
+        if data.get(name):
+            try:
+                options[name] = int(data[name])
+            except ValueError:
+                raise ServiceError(f"{name} must be a whole number.", field=name) from None
+    return options
+
+
+def table_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The invite link: a name prompt for a new visitor while a seat is free, else the table."""
+    try:
+        table = services.get_table(token)
+    except ServiceError:
+        raise Http404("There is no such table.") from None
+    player = identity.player_for_request(request)
+    state = payloads.table_state(table, player)
+    chat = [payloads.chat_message(m) for m in services.chat_history(table, player)]
+    context = {
+        "table": table,
+        "state": state,
+        "player": player,
+        "chat": chat,
+        "can_take_seat": state["you"]["seat"] is None and state["status"] == "waiting",
+        "invite_url": request.build_absolute_uri(),
+    }
+    return render(request, "tables/table.html", context)
+
+
+_ACTIONS = {
+    "start": lambda token, player, data: services.start_match(token, player, _version(data)),
+    "next_deal": lambda token, player, data: services.next_deal(token, player, _version(data)),
+    "resign": lambda token, player, data: services.resign(token, player, _version(data)),
+    "rematch_offer": lambda token, player, data: services.offer_rematch(token, player),
+    "rematch_accept": lambda token, player, data: services.accept_rematch(token, player),
+    "rematch_decline": lambda token, player, data: services.decline_rematch(token, player),
+    "add_bot": lambda token, player, data: services.add_bot(token, player, data.get("level", "")),
+    "leave": lambda token, player, data: services.leave_seat(token, player),
+    "chat": lambda token, player, data: services.post_chat(token, player, data.get("text")),
+    "move": lambda token, player, data: services.apply_move(
+        token,
+        player,
+        data.get("action", ""),
+        _version(data),
+        client_move_id=data.get("client_move_id") or None,
+    ),
+}
+
+
+def _version(data) -> int | None:
+    raw = data.get("expected_version")
+    return int(raw) if raw and raw.isdigit() else None
+
+
+@require_POST
+def table_action(request: HttpRequest, token: str, verb: str) -> HttpResponse:
+    """One form button of the table page; errors come back as a message on the page."""
+    try:
+        if verb == "join":
+            services.get_table(token)
+            player = identity.player_for_request(request) or identity.become_guest(
+                request, request.POST.get("name")
+            )
+            services.join_table(token, player)
+        elif verb in _ACTIONS:
+            player = identity.player_for_request(request)
+            if player is None:
+                raise ServiceError("Type your name first.")
+            _ACTIONS[verb](token, player, request.POST)
+        else:
+            raise Http404("Unknown action.")
+    except (ServiceError, rules.IllegalMove) as error:
+        messages.error(request, getattr(error, "message", str(error)))
+    return redirect("table", token=token)
+
+
+def my_tables(request: HttpRequest) -> HttpResponse:
+    player = identity.player_for_request(request)
+    rows = []
+    if player is not None:
+        rows = [payloads.my_table_row(table, player) for table in services.tables_of(player)]
+        rows.sort(
+            key=lambda row: (not row["your_move"], row["seconds_left"] is None, row["seconds_left"] or 0)
+        )
+    return render(request, "tables/my_tables.html", {"player": player, "rows": rows})
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    rows = [payloads.lobby_row(table) for table in services.lobby_tables()]
+    return render(request, "tables/lobby.html", {"rows": rows})
+
+
+@staff_member_required
+def replay(request: HttpRequest, deal_id: int) -> HttpResponse:
+    """Staff: step through a deal's move log with both hands, the stock and the pile shown."""
+    deal = Deal.objects.select_related("match__table").filter(pk=deal_id).first()
+    if deal is None:
+        raise Http404("There is no such deal.")
+    moves = list(deal.moves.select_related("actor").order_by("seq"))
+    try:
+        step = min(max(int(request.GET.get("step", len(moves))), 0), len(moves))
+    except ValueError:
+        step = len(moves)
+    state = engine.replay_row(deal, [move.action for move in moves[:step]])
+    position = _replay_position(state)
+    context = {
+        "deal": deal,
+        "table": deal.match.table,
+        "moves": moves,
+        "step": step,
+        "steps": range(len(moves) + 1),
+        "previous": step - 1 if step > 0 else None,
+        "next": step + 1 if step < len(moves) else None,
+        "position": position,
+        "hands": list(zip(_seat_names(deal.match.table), position["hands"], strict=True)),
+        "events": [event.to_dict() for event in state.history()],
+        "result": json.dumps(state.result.to_dict(), indent=2) if state.result else None,
+    }
+    return render(request, "tables/replay.html", context)
+
+
+def _seat_names(table: Table) -> list[str]:
+    return [player.display_name if player else "—" for player in table.seats]
+
+
+def _replay_position(state: rules.Deal) -> dict:
+    stock = state.deck[52 - state.stock_count :]
+    return {
+        "hands": [[str(card) for card in state.hand(seat)] for seat in (0, 1)],
+        "stock": [str(card) for card in stock],
+        "discard_pile": [str(card) for card in state.discard_pile],
+        "phase": state.phase,
+        "to_play": state.to_play,
+        "version": state.version,
+    }
+
+
+def profile(request: HttpRequest) -> HttpResponse:
+    player: Player | None = identity.player_for_request(request)
+    if player is None:
+        return redirect("new_table")
+    if request.method == "POST":
+        changes = {
+            name: request.POST[name]
+            for name in ("display_name", "deck_design", "language", "time_zone")
+            if request.POST.get(name)
+        }
+        try:
+            services.update_profile(player, **changes)
+            messages.success(request, "Saved.")
+        except ServiceError as error:
+            messages.error(request, error.message)
+    context = {"player": player, "designs": Player.DeckDesign.choices, "languages": Player.Language.choices}
+    return render(request, "tables/profile.html", context)

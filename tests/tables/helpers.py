@@ -90,15 +90,15 @@ def choose_action(view: dict[str, Any], turn: int) -> str:
 
 
 def play_deal(token: str, players: dict[int, ApiClient], watchers: list[ApiClient] = ()) -> dict[str, Any]:
-    """Play the current deal to its end through the API. Whenever the turn passes, the
-    opponent and the watchers fetch the table, and everything they received is scanned."""
-    turn = 0
-    state = players[0].state(token)
-    mine = None
+    """Play the current deal to its end through the API. Whenever the turn passes, the next
+    mover fetches the table (that is what it plays from), watchers do every other time, and
+    everything each client received is scanned for hidden cards."""
+    turn = changes = 0
+    state = mine = players[0].state(token)
     while state["status"] == "playing":
         seat = state["deal"]["view"]["to_play"]
         mover = players[seat]
-        if mine is None or mine["you"]["seat"] != seat:
+        if mine["you"]["seat"] != seat:
             mine = mover.state(token)
         action = choose_action(mine["deal"]["view"], turn)
         body = {
@@ -110,10 +110,15 @@ def play_deal(token: str, players: dict[int, ApiClient], watchers: list[ApiClien
         assert result["applied"] is True
         turn += 1
         state = mine = result["state"]
-        if state["deal"]["view"]["to_play"] != seat:
-            for watcher in [players[1 - seat], *watchers]:
+        if state["deal"]["view"]["to_play"] not in (seat, None):
+            changes += 1
+            mine = players[1 - seat].state(token)
+            for watcher in watchers if changes % 2 else ():
                 watcher.state(token)
             assert_no_hidden_cards(token, players, watchers)
+    for client in [players[1 - seat], *watchers]:
+        client.state(token)  # the showdown, as everyone sees it
+    assert_no_hidden_cards(token, players, watchers)
     return state
 
 

@@ -1,0 +1,182 @@
+"""Admin: review tables, matches, deals and their move logs; hide chat; export replays."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from . import payloads
+from .models import ApiToken, ChatMessage, Deal, Match, Move, Player, Table
+
+PLAYER_SEARCH = ("display_name", "user__email")
+
+
+def _json_download(data: dict, filename: str) -> HttpResponse:
+    response = HttpResponse(json.dumps(data, indent=2), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class MoveInline(ReadOnlyInline):
+    model = Move
+    fields = ("seq", "seat", "action", "card", "source", "actor", "table_version", "created_at")
+    readonly_fields = fields
+
+
+class DealInline(ReadOnlyInline):
+    model = Deal
+    fields = ("number", "dealer", "status", "outcome", "winner", "points", "decided_by_timeout")
+    readonly_fields = fields
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Game records are written by tables.services only: the admin reviews them."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("display_name", "user", "is_bot", "bot_level", "language", "created_at")
+    list_filter = ("is_bot", "language", "deck_design")
+    search_fields = PLAYER_SEARCH
+    readonly_fields = ("guest_key", "created_at")
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyAdmin):
+    list_display = (
+        "pk",
+        "ruleset_name",
+        "seat0",
+        "seat1",
+        "turn_seconds",
+        "visibility",
+        "version",
+        "updated_at",
+    )
+    list_filter = ("ruleset_name", "visibility", "turn_seconds", "created_at")
+    search_fields = tuple(f"{seat}__{field}" for seat in ("seat0", "seat1") for field in PLAYER_SEARCH)
+    exclude = ("invite_token",)  # the link is a secret: only its seats and viewers hold it
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    list_display = (
+        "pk",
+        "table",
+        "number",
+        "ruleset_name",
+        "status",
+        "outcome",
+        "winner",
+        "started_at",
+        "replay",
+    )
+    list_filter = ("table__ruleset_name", "status", "outcome", "decided_by_timeout", "started_at")
+    search_fields = tuple(f"table__{seat}__{field}" for seat in ("seat0", "seat1") for field in PLAYER_SEARCH)
+    inlines = [DealInline]
+    actions = ["export"]
+
+    @admin.display(description="rule set")
+    def ruleset_name(self, match: Match) -> str:
+        return match.table.ruleset_name
+
+    @admin.display(description="export")
+    def replay(self, match: Match) -> str:
+        return format_html('<a href="{}">JSON</a>', reverse("admin:tables_match_export", args=[match.pk]))
+
+    def get_urls(self):
+        export = self.admin_site.admin_view(self.export_view)
+        return [path("<int:match_id>/export/", export, name="tables_match_export"), *super().get_urls()]
+
+    def export_view(self, request: HttpRequest, match_id: int) -> HttpResponse:
+        match = get_object_or_404(Match, pk=match_id)
+        return _json_download(payloads.match_export(match), f"match-{match.pk}.json")
+
+    @admin.action(description="Export the selected matches as JSON")
+    def export(self, request: HttpRequest, queryset) -> HttpResponse:
+        data = {"matches": [payloads.match_export(match) for match in queryset]}
+        return _json_download(data, "matches.json")
+
+
+@admin.register(Deal)
+class DealAdmin(ReadOnlyAdmin):
+    list_display = ("pk", "match", "number", "dealer", "status", "outcome", "winner", "points", "replay_link")
+    list_filter = ("match__table__ruleset_name", "status", "outcome", "decided_by_timeout", "started_at")
+    search_fields = tuple(
+        f"match__table__{seat}__{field}" for seat in ("seat0", "seat1") for field in PLAYER_SEARCH
+    )
+    exclude = ("deck", "snapshot")
+    inlines = [MoveInline]
+
+    @admin.display(description="replay")
+    def replay_link(self, deal: Deal) -> str:
+        return format_html(
+            '<a href="{}">replay</a> · <a href="{}">JSON</a>',
+            reverse("replay", args=[deal.pk]),
+            reverse("admin:tables_deal_export", args=[deal.pk]),
+        )
+
+    def get_urls(self):
+        export = self.admin_site.admin_view(self.export_view)
+        return [path("<int:deal_id>/export/", export, name="tables_deal_export"), *super().get_urls()]
+
+    def export_view(self, request: HttpRequest, deal_id: int) -> HttpResponse:
+        deal = get_object_or_404(Deal, pk=deal_id)
+        return _json_download(payloads.deal_export(deal), f"deal-{deal.pk}.json")
+
+
+@admin.register(Move)
+class MoveAdmin(ReadOnlyAdmin):
+    list_display = ("deal", "seq", "seat", "action", "source", "actor", "created_at")
+    list_filter = ("source", "deal__match__table__ruleset_name", "created_at")
+    search_fields = ("actor__display_name", "actor__user__email", "action")
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ("table", "author", "channel", "text", "hidden", "created_at")
+    list_filter = ("hidden", "channel", "created_at")
+    search_fields = ("author__display_name", "author__user__email", "text")
+    readonly_fields = ("table", "author", "channel", "text", "created_at")
+    actions = ["hide", "unhide"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description="Hide the selected messages")
+    def hide(self, request: HttpRequest, queryset) -> None:
+        queryset.update(hidden=True)
+
+    @admin.action(description="Show the selected messages again")
+    def unhide(self, request: HttpRequest, queryset) -> None:
+        queryset.update(hidden=False)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    list_display = ("prefix", "name", "user", "created_at", "last_used_at", "revoked_at")
+    search_fields = ("user__email", "name", "prefix")
+    readonly_fields = ("prefix", "token_hash", "created_at", "last_used_at")
