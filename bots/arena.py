@@ -42,7 +42,8 @@ class DealOutcome:
 class MatchResult:
     winner: int  # 0 = bot A, 1 = bot B
     deals: list[DealOutcome] = field(default_factory=list)
-    times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # seconds, by bot
+    times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # wall seconds, by bot
+    cpu: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # CPU seconds, by bot
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +96,10 @@ def play_deal(
         side = side_at[seat]
         context = MatchContext(totals[seat], totals[1 - seat], target)
         view = deal.view(seat)
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         action = bots[side].choose(view, rngs[side], context)
         result.times[side].append(time.perf_counter() - started)
+        result.cpu[side].append(time.thread_time() - started_cpu)
         deal, _ = deal.apply(action, seat)
     return deal
 
@@ -162,6 +164,7 @@ def summary(setup: Setup, results: Sequence[MatchResult]) -> dict[str, Any]:
     }
     for side, name in enumerate(setup.names):
         times = [elapsed for match in results for elapsed in match.times[side]]
+        cpu = [elapsed for match in results for elapsed in match.cpu[side]]
         knocks = [deal for deal in deals if deal.knocker == side and deal.outcome in ("knock", "undercut")]
         report[name if setup.names[0] != setup.names[1] else f"{name}_{side}"] = {
             "points_per_deal": sum(deal.points for deal in deals if deal.winner == side) / max(1, len(deals)),
@@ -174,6 +177,8 @@ def summary(setup: Setup, results: Sequence[MatchResult]) -> dict[str, Any]:
             "decisions": len(times),
             "median_ms": statistics.median(times) * 1000 if times else 0.0,
             "p99_ms": percentile(times, 0.99) * 1000,
+            "cpu_median_ms": statistics.median(cpu) * 1000 if cpu else 0.0,
+            "cpu_p99_ms": percentile(cpu, 0.99) * 1000,
         }
     return report
 
@@ -192,8 +197,12 @@ def format_report(report: dict[str, Any]) -> str:
             side = report[key]
             lines.append(
                 f"  {key:>8}: {side['points_per_deal']:6.2f} points/deal, gin {side['gin_rate']:.1%}, "
-                f"undercuts won {side['undercut_rate']:.1%}, own knocks undercut {side['undercut_against_rate']:.1%}, "
-                f"decision median {side['median_ms']:.2f} ms, p99 {side['p99_ms']:.2f} ms ({side['decisions']} decisions)"
+                f"undercuts won {side['undercut_rate']:.1%}, own knocks undercut {side['undercut_against_rate']:.1%}"
+            )
+            lines.append(
+                f"  {'':>8}  decision time over {side['decisions']} decisions: median {side['median_ms']:.2f} ms, "
+                f"p99 {side['p99_ms']:.2f} ms wall; median {side['cpu_median_ms']:.2f} ms, "
+                f"p99 {side['cpu_p99_ms']:.2f} ms CPU (one core)"
             )
     return "\n".join(lines)
 

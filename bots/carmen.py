@@ -24,6 +24,7 @@ NOW_WEIGHT = 0.4  # deadwood kept now versus expected after the next draw
 FEED_COST = 8.0  # deadwood points a meld handed to the opponent is worth
 TAKE_MARGIN = 1.0  # the face-up card must beat the stock by this much (it tells the opponent)
 EARLY_TURNS = 6  # discards (both seats) before the undercut risk starts to grow
+TOOK_CAUTION = 2  # deadwood points less accepted per card the opponent took from the pile
 SAFE_AT_MATCH_POINT = 2  # knock deadwood accepted when an undercut would lose the match
 
 
@@ -73,11 +74,12 @@ def knock_ceiling(know: Knowledge, undercut_bonus: int, match: MatchContext) -> 
     """The most deadwood CARMEN knocks with now.
 
     Early the opponent's hand is still rough, so any legal knock wins; later every
-    two discards shave a point. When an undercut would hand the opponent the match,
+    two discards shave a point, and cards the opponent took from the pile (melds in
+    its hand) shave two each. When an undercut would hand the opponent the match,
     only a near-gin knock.
     """
     ceiling = know.knock_limit - max(0, know.turns - EARLY_TURNS) // 2
-    ceiling -= 2 * know.opponent_known.bit_count()  # cards it took from the pile: melds in hand
+    ceiling -= TOOK_CAUTION * know.opponent_known.bit_count()
     if match.target is not None and match.opponent_total + undercut_bonus >= match.target:
         ceiling = min(ceiling, SAFE_AT_MATCH_POINT)
     return max(ceiling, 1 if know.stock_count > 4 else know.knock_limit)

@@ -31,14 +31,18 @@ from .carmen import wants_face_up as carmen_wants_face_up
 from .handeval import bits, related
 from .knowledge import Knowledge
 from .matchodds import match_chance
-from .playout import DEAD, SimDeal, SimRules, discard, draw, finish_turn, play_out, wants_face_up
+from .playout import DEAD, SimDeal, SimRules, arranged, discard, draw, finish_turn, play_out, wants_face_up
 
-DRAW_SAMPLES = 160  # sampled deals for a take-or-draw decision (two candidates)
-DISCARD_SAMPLES = 80  # sampled deals for a discard decision
+DRAW_SAMPLES = 320  # most sampled deals for a take-or-draw decision (two candidates)
+DISCARD_SAMPLES = 160  # most sampled deals for a discard decision
+BATCH = 32  # sampled deals between two looks at whether the answer is already clear
+HOPELESS = 2.0  # standard errors below CARMEN's choice at which a move stops being studied
 DISCARD_CANDIDATES = 3  # plain discards kept after CARMEN's ranking
 CONFIDENCE = 1.5  # standard errors by which a move must beat CARMEN's choice to replace it
 TOOK_NEAR = 3.0  # weight of a hidden card related to one the opponent took from the pile
 THREW_NEAR = 0.5  # weight of one related to a card it threw or declined
+KEEP_KNOCKABLE = 0.3  # chance to keep a sampled opponent hand that could have knocked already
+REDRAWS = 4  # tries at a sample before accepting whatever came
 
 Outcome = tuple[int, int]  # (scoring seat or DEAD, points)
 Move = Callable[[SimDeal], Outcome]
@@ -46,6 +50,8 @@ Move = Callable[[SimDeal], Outcome]
 
 class Luna:
     name = "luna"
+    draw_samples = DRAW_SAMPLES
+    discard_samples = DISCARD_SAMPLES
 
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
         if len(view.legal_actions) == 1:
@@ -53,8 +59,8 @@ class Luna:
         know = Knowledge.from_view(view)
         search = Search(view, know, match or NO_MATCH)
         if know.phase in ("offer", "draw"):
-            return draw_action(view, search.best_draw(rng))
-        return search.best_finish(rng)
+            return draw_action(view, search.best_draw(rng, self.draw_samples))
+        return search.best_finish(rng, self.discard_samples)
 
 
 class Search:
@@ -68,7 +74,7 @@ class Search:
 
     # -- decisions ---------------------------------------------------------------------------
 
-    def best_draw(self, rng: random.Random) -> bool:
+    def best_draw(self, rng: random.Random, samples: int) -> bool:
         """True to take the face-up card."""
         me, opponent = self.me, 1 - self.me
 
@@ -84,7 +90,7 @@ class Search:
 
         default = 0 if carmen_wants_face_up(self.know) else 1
         moves = [take, decline] if default == 0 else [decline, take]
-        return (self.pick(moves, DRAW_SAMPLES, rng) == 0) == (default == 0)
+        return (self.pick(moves, samples, rng) == 0) == (default == 0)
 
     def pass_upcard(self, sim: SimDeal) -> Outcome:
         """Pass in the offer round: the dealer may still take it; else the non-dealer draws."""
@@ -98,7 +104,7 @@ class Search:
         draw(sim, me, False)
         return finish_turn(sim, me, -1) or play_out(sim, opponent)
 
-    def best_finish(self, rng: random.Random) -> Action:
+    def best_finish(self, rng: random.Random, samples: int) -> Action:
         """The discard-phase decision: big gin, gin, a knock or a plain discard."""
         know, view = self.know, self.view
         if min_deadwood_mask(know.hand) == 0 and find_action(view, BIG_GIN) is not None:
@@ -112,7 +118,7 @@ class Search:
             carmen_knocks = deadwood <= knock_ceiling(know, view.ruleset.undercut_bonus, self.match)
             options.insert(0 if carmen_knocks else len(options), (knock_card, True))
         moves = [self.discard_move(card, knocks) for card, knocks in options]
-        card, knocks = options[self.pick(moves, DISCARD_SAMPLES, rng)]
+        card, knocks = options[self.pick(moves, samples, rng)]
         return finish_action(view, card, knock=knocks)
 
     def discard_move(self, card: int, knock: bool) -> Move:
@@ -128,29 +134,32 @@ class Search:
     def pick(self, moves: Sequence[Move], samples: int, rng: random.Random) -> int:
         """The position of the move to play: the first (CARMEN's choice) unless another
         does clearly better over the same sampled deals (a paired comparison)."""
-        values = self.evaluate(moves, samples, rng)
+        values: list[list[float]] = [[] for _ in moves]
+        while len(values[0]) < samples:
+            self.evaluate(moves, values, min(BATCH, samples - len(values[0])), rng)
+            if len(values[0]) >= 2 * BATCH and all(
+                mean + HOPELESS * error < 0 for mean, error in paired_gains(values)
+            ):
+                break
         best, best_margin = 0, 0.0
-        for position in range(1, len(moves)):
-            gains = [mine - first for mine, first in zip(values[position], values[0], strict=True)]
-            mean = statistics.fmean(gains)
-            error = statistics.pstdev(gains) / math.sqrt(samples)
+        for position, (mean, error) in enumerate(paired_gains(values), start=1):
             if mean > CONFIDENCE * error and mean > best_margin:
                 best, best_margin = position, mean
         return best
 
-    def evaluate(self, moves: Sequence[Move], samples: int, rng: random.Random) -> list[list[float]]:
-        """Per move, the match-winning chance on each of the same sampled deals."""
-        values: list[list[float]] = [[] for _ in moves]
+    def evaluate(
+        self, moves: Sequence[Move], values: list[list[float]], samples: int, rng: random.Random
+    ) -> None:
+        """Append to ``values`` each move's match-winning chance on ``samples`` more sampled deals."""
         for _ in range(samples):
             sim = self.sample_deal(rng)
             for position, move in enumerate(moves):
                 values[position].append(self.value(move(sim.copy())))
-        return values
 
     def sample_deal(self, rng: random.Random) -> SimDeal:
         """The opponent's hidden cards and the stock order, drawn consistently with the view."""
         know = self.know
-        hidden = weighted_sample(self.weights, know.opponent_hidden_count, rng)
+        hidden = self.sample_hidden(rng)
         stock = [card for card in bits(know.unseen) if not hidden >> card & 1]
         rng.shuffle(stock)
         hands = [0, 0]
@@ -158,6 +167,19 @@ class Search:
         hands[1 - self.me] = know.opponent_known | hidden
         pile = [card.index for card in self.view.discard_pile]
         return SimDeal(self.rules, hands, stock, pile)
+
+    def sample_hidden(self, rng: random.Random) -> int:
+        """The opponent's hidden cards. A hand that could have knocked after its last discard
+        is kept only now and then: most players knock when they can."""
+        know = self.know
+        hidden = 0
+        for _ in range(REDRAWS + 1):
+            hidden = weighted_sample(self.weights, know.opponent_hidden_count, rng)
+            if not know.opponent_discards or arranged(know.opponent_known | hidden)[1] > know.knock_limit:
+                break
+            if rng.random() < KEEP_KNOCKABLE:
+                break
+        return hidden
 
     def value(self, outcome: Outcome) -> float:
         """The chance of winning the match once the deal ends this way."""
@@ -173,6 +195,15 @@ class Search:
         elif winner != DEAD:
             theirs += points
         return match_chance(mine, theirs, match.target, ruleset.gin_bonus, ruleset.undercut_bonus)
+
+
+def paired_gains(values: list[list[float]]) -> list[tuple[float, float]]:
+    """For each move after the first: (mean gain over the first, its standard error)."""
+    out = []
+    for other in values[1:]:
+        gains = [mine - first for mine, first in zip(other, values[0], strict=True)]
+        out.append((statistics.fmean(gains), statistics.pstdev(gains) / math.sqrt(len(gains))))
+    return out
 
 
 def hidden_card_weights(know: Knowledge) -> dict[int, float]:

@@ -17,6 +17,7 @@ from rules.showdown import best_defence_mask
 
 TAKE_GAIN = 4  # deadwood points the face-up card must save to be worth taking
 DEAD = -1  # the "winner" of a dead deal
+VALUE = tuple(min(index % 13 + 1, 10) for index in range(52))
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,9 +50,64 @@ class SimDeal:
         return SimDeal(self.rules, self.hands.copy(), self.stock.copy(), self.pile.copy())
 
 
+_ARRANGED: dict[int, tuple[int, int]] = {}  # hand mask -> (melded cards, deadwood points)
+_ARRANGED_LIMIT = 400_000  # entries kept before the memo starts afresh
+
+
+def arranged(hand: int) -> tuple[int, int]:
+    """(cards inside melds, deadwood) of the least-deadwood arrangement, memoised:
+    the same hands come back again and again across play-outs."""
+    known = _ARRANGED.get(hand)
+    if known is not None:
+        return known
+    melds, deadwood = best_arrangement_mask(hand)
+    melded = 0
+    for meld in melds:
+        melded |= meld
+    if len(_ARRANGED) >= _ARRANGED_LIMIT:
+        _ARRANGED.clear()
+    _ARRANGED[hand] = melded, deadwood
+    return melded, deadwood
+
+
+_DISCARDS: dict[int, tuple[int, int]] = {}  # hand mask and excluded card -> policy_discard
+
+
+def policy_discard(hand: int, exclude: int) -> tuple[int, int]:
+    """(card, deadwood left): the highest unmelded card; the exact search only when all are melded.
+
+    Throwing an unmelded card of value v leaves exactly deadwood - v: the arrangement
+    stays valid, and a better one would have been better with the card too.
+    """
+    key = hand << 6 | (exclude + 1)
+    known = _DISCARDS.get(key)
+    if known is None:
+        if len(_DISCARDS) >= _ARRANGED_LIMIT:
+            _DISCARDS.clear()
+        known = _DISCARDS[key] = _policy_discard(hand, exclude)
+    return known
+
+
+def _policy_discard(hand: int, exclude: int) -> tuple[int, int]:
+    melded, deadwood = arranged(hand)
+    loose = hand & ~melded
+    if exclude >= 0:
+        loose &= ~(1 << exclude)
+    if not loose:
+        return best_discard_mask(hand, exclude)
+    best = -1
+    while loose:
+        low = loose & -loose
+        card = low.bit_length() - 1
+        if best < 0 or VALUE[card] >= VALUE[best]:
+            best = card
+        loose ^= low
+    return best, deadwood - VALUE[best]
+
+
 def wants_face_up(hand: int, card: int) -> bool:
     """The play-out policy's draw: take ``card`` if it saves TAKE_GAIN points of deadwood."""
-    return best_discard_mask(hand | 1 << card, card)[1] + TAKE_GAIN <= min_deadwood_mask(hand)
+    return policy_discard(hand | 1 << card, card)[1] + TAKE_GAIN <= arranged(hand)[1]
 
 
 def settle(sim: SimDeal, knocker: int) -> tuple[int, int]:
@@ -71,9 +127,9 @@ def finish_turn(sim: SimDeal, player: int, just_taken: int) -> tuple[int, int] |
     """The policy's discard step for ``player`` holding 11 cards; the result if the deal ends."""
     rules = sim.rules
     hand = sim.hands[player]
-    if rules.big_gin_bonus >= 0 and min_deadwood_mask(hand) == 0:
+    if rules.big_gin_bonus >= 0 and arranged(hand)[1] == 0:
         return player, (rules.big_gin_bonus + min_deadwood_mask(sim.hands[1 - player])) * rules.multiplier
-    card, deadwood = best_discard_mask(hand, just_taken)
+    card, deadwood = policy_discard(hand, just_taken)
     return discard(sim, player, card, knock=deadwood <= rules.knock_limit)
 
 

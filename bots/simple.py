@@ -23,12 +23,21 @@ class SimpleBot:
 
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
         know = Knowledge.from_view(view)
-        if know.phase in ("offer", "draw"):
-            return draw_action(view, know.top >= 0 and makes_meld(know.hand, know.top))
-        if min_deadwood_mask(know.hand) == 0 and find_action(view, BIG_GIN) is not None:
-            return Action.big_gin()
+        plain = plain_draw_or_big_gin(view, know)
+        if plain is not None:
+            return plain
         card, deadwood = least_deadwood_discard(know.hand, know.just_taken, rng)
         return finish_action(view, card, knock=deadwood <= know.knock_limit)
+
+
+def plain_draw_or_big_gin(view: DealView, know: Knowledge) -> Action | None:
+    """The plain player's move when it is not a discard: take the face-up card only for a
+    meld, declare big gin whenever the rule set has it and the hand allows; else None."""
+    if know.phase in ("offer", "draw"):
+        return draw_action(view, know.top >= 0 and makes_meld(know.hand, know.top))
+    if min_deadwood_mask(know.hand) == 0 and find_action(view, BIG_GIN) is not None:
+        return Action.big_gin()
+    return None
 
 
 def least_deadwood_discard(hand: int, exclude: int, rng: random.Random) -> tuple[int, int]:

@@ -1,0 +1,64 @@
+"""The Celery task: a bot plays its turn through the move service, once per turn."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import pytest
+
+import rules
+from bots.tasks import play_bot_turn, think_delay
+from tables import engine, services
+from tables.models import Move, Player, Table
+
+
+def _table_with_bot(level: str, ruleset: str = "classic") -> tuple[Table, Player]:
+    human = Player.objects.create(display_name="Ana", guest_key=f"guest-{level}-{ruleset}")
+    table = services.create_table(human, ruleset=ruleset)
+    services.add_bot(table.pk, human, level)
+    services.start_match(table.pk, human)
+    return Table.objects.get(pk=table.pk), human
+
+
+def _play_human_until_bot_turn(table: Table, human: Player) -> Table:
+    human_seat = table.seat_of(human)
+    while True:
+        table = Table.objects.get(pk=table.pk)
+        state = engine.load_deal(table.current_deal)
+        if state.is_over or state.to_play != human_seat:
+            return table
+        services.apply_move(table.pk, human, rules.timeout_action(state), expected_version=table.version)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("level", ["tito", "carmen", "luna"])
+def test_the_bot_plays_its_turn_once(level: str) -> None:
+    table, human = _table_with_bot(level)
+    table = _play_human_until_bot_turn(table, human)
+    version, deal_id = table.version, table.current_deal_id
+    played = play_bot_turn(deal_id, version, True)
+    assert played not in ("stale", "not a bot's turn")
+    assert Table.objects.get(pk=table.pk).version == version + 1
+    assert play_bot_turn(deal_id, version, True) == "stale"  # the same turn again: nothing happens
+    bot_moves = Move.objects.filter(deal_id=deal_id, source=Move.Source.BOT)
+    assert bot_moves.count() == 1
+    assert bot_moves.get().action == played
+
+
+@pytest.mark.django_db
+def test_the_task_does_nothing_on_the_humans_turn() -> None:
+    table, human = _table_with_bot("tito", ruleset="playgridia")
+    while engine.load_deal(table.current_deal).to_play != table.seat_of(human):
+        play_bot_turn(table.current_deal_id, table.version, True)
+        table = Table.objects.get(pk=table.pk)
+    assert play_bot_turn(table.current_deal_id, table.version, True) == "not a bot's turn"
+    assert Table.objects.get(pk=table.pk).version == table.version
+
+
+def test_the_pause_is_human_on_live_clocks_and_absent_on_slow_ones() -> None:
+    rng = random.Random(1)
+    for _ in range(20):
+        assert 1.0 <= think_delay(SimpleNamespace(turn_seconds=45), rng) <= 2.0
+    assert think_delay(SimpleNamespace(turn_seconds=86_400), rng) == 0.0
+    assert think_delay(SimpleNamespace(turn_seconds=45, bot_delay_seconds=0), rng) == 0.0
