@@ -41,7 +41,7 @@ DISCARD_CANDIDATES = 3  # plain discards kept after CARMEN's ranking
 CONFIDENCE = 1.5  # standard errors by which a move must beat CARMEN's choice to replace it
 TOOK_NEAR = 3.0  # weight of a hidden card related to one the opponent took from the pile
 THREW_NEAR = 0.5  # weight of one related to a card it threw or declined
-KEEP_KNOCKABLE = 0.3  # chance to keep a sampled opponent hand that could have knocked already
+KEEP_KNOCKABLE = 0.5  # chance to keep a sampled opponent hand that could have knocked already
 REDRAWS = 4  # tries at a sample before accepting whatever came
 
 Outcome = tuple[int, int]  # (scoring seat or DEAD, points)
