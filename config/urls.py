@@ -8,5 +8,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("api/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("alerts/", include("tables.alerts.urls")),
     path("", include("tables.urls")),
 ]

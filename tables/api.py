@@ -438,3 +438,10 @@ def _token_row(token: ApiToken) -> dict[str, Any]:
         "created_at": token.created_at.isoformat(),
         "last_used_at": token.last_used_at.isoformat() if token.last_used_at else None,
     }
+
+
+# -- web push (tables.alerts) --------------------------------------------------------------
+
+from .alerts.api import router as push_router  # noqa: E402  (the router reuses this API's auth)
+
+api.add_router("/me/push", push_router)

@@ -655,8 +655,10 @@ def update_profile(player: Player, **changes: object) -> Player:
         changes["display_name"] = identity.clean_display_name(changes["display_name"])
     if "time_zone" in changes and changes["time_zone"] not in zoneinfo.available_timezones():
         raise BadRequest("time_zone must be an IANA zone such as Europe/Madrid.", field="time_zone")
-    if "alert_prefs" in changes and not isinstance(changes["alert_prefs"], dict):
-        raise BadRequest("alert_prefs must be an object.", field="alert_prefs")
+    if "alert_prefs" in changes:
+        from .alerts.prefs import clean  # checked and completed: see tables/alerts/prefs.py
+
+        changes["alert_prefs"] = clean(changes["alert_prefs"])
     for name, value in changes.items():
         setattr(player, name, value)
     if changes:

@@ -1,0 +1,55 @@
+"""Web-push endpoints of the JSON API (mounted under /api/me/push by tables.api)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest
+from ninja import Router, Schema
+from ninja.responses import Status
+from pydantic import Field
+
+from tables.errors import NotAuthenticated, NotFound
+
+from . import push
+
+router = Router(tags=["alerts"])
+
+
+class KeysIn(Schema):
+    p256dh: str = Field(..., max_length=200)
+    auth: str = Field(..., max_length=100)
+
+
+class SubscriptionIn(Schema):
+    endpoint: str = Field(..., max_length=1000, pattern=r"^https://")
+    keys: KeysIn
+
+
+class EndpointIn(Schema):
+    endpoint: str = Field(..., max_length=1000)
+
+
+def _player(request: HttpRequest):
+    player = getattr(getattr(request, "auth", None), "player", None)
+    if player is None:
+        raise NotAuthenticated("Type a name (join or open a table) or log in first.")
+    return player
+
+
+@router.get("/key", summary="The VAPID public key for PushManager.subscribe (null: push is off)")
+def public_key(request: HttpRequest):
+    return {"public_key": settings.VAPID_PUBLIC_KEY or None}
+
+
+@router.post("/subscriptions", response={201: dict}, summary="Save this browser's push subscription")
+def subscribe(request: HttpRequest, payload: SubscriptionIn):
+    agent = request.headers.get("User-Agent", "")
+    push.subscribe(_player(request), payload.endpoint, payload.keys.p256dh, payload.keys.auth, agent)
+    return Status(201, {"endpoint": payload.endpoint})
+
+
+@router.post("/subscriptions/delete", summary="Forget this browser's push subscription")
+def unsubscribe(request: HttpRequest, payload: EndpointIn):
+    if not push.unsubscribe(_player(request), payload.endpoint):
+        raise NotFound("There is no such subscription.")
+    return {"endpoint": payload.endpoint, "removed": True}

@@ -1,0 +1,355 @@
+"""The table socket and the user socket through the whole ASGI stack (origin check, session or
+token auth, routing), with the channel layer the settings configure (in-memory, or Redis)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from django.test import Client
+
+from tables import engine, services
+from tables.identity import issue_api_token
+from tables.models import Table
+from tests.tables.helpers import cards_in, make_account_client, secret_cards, started, to_play
+
+from .helpers import communicator, comparable, connect, drain, receive, receive_type, run, sync
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery():
+    """What follows a change (alerts, pending counts) runs inline, even with REDIS_URL set."""
+    from config.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def carol(db):
+    return make_account_client("carol@example.com")
+
+
+def _secret_for(token: str, seat: int | None) -> set[str]:
+    table = Table.objects.select_related("current_deal").get(invite_token=token)
+    return secret_cards(engine.load_deal(table.current_deal), seat)
+
+
+def test_snapshot_on_connect_is_what_the_api_returns(alice, bob):
+    token, _players = started(alice, bob)
+
+    async def body():
+        socket = await connect(f"/ws/tables/{token}/", alice)
+        snapshot = await receive(socket)
+        expected = await sync(alice.state, token)
+        assert (snapshot["type"], snapshot["version"]) == ("snapshot", expected["version"])
+        assert comparable(snapshot["state"]) == comparable(expected)
+        await socket.disconnect()
+
+    run(body)
+
+
+def test_a_move_reaches_opponent_and_spectator_as_filtered_versioned_events(alice, bob, carol):
+    token, players = started(alice, bob)
+    carol.ok("post", f"/tables/{token}/join", {})
+    mover, other, state = to_play(token, players)
+
+    async def body():
+        opponent = await connect(f"/ws/tables/{token}/", other)
+        spectator = await connect(f"/ws/tables/{token}/", carol)
+        first = (await receive_type(opponent, "snapshot"))["version"]
+        assert (await receive_type(spectator, "snapshot"))["version"] == first
+        action = state["deal"]["view"]["legal_actions"][0]
+        await sync(mover.ok, "post", f"/tables/{token}/moves", {"action": action, "expected_version": first})
+        seen = {}
+        for name, socket, seat in (
+            ("opponent", opponent, 1 - state["you"]["seat"]),
+            ("spectator", spectator, None),
+        ):
+            event = await receive_type(socket, "event")
+            assert event["version"] == first + 1 and event["kind"] == "move"
+            assert event["state"]["you"]["seat"] == seat
+            leaked = cards_in(json.dumps(event)) & await sync(_secret_for, token, seat)
+            assert not leaked, f"{name} received hidden cards {leaked}"
+            seen[name] = event["state"]
+        assert comparable(seen["opponent"]) == comparable(await sync(other.state, token))
+        assert comparable(seen["spectator"]) == comparable(await sync(carol.state, token))
+        for socket in (opponent, spectator):
+            await socket.disconnect()
+
+    run(body)
+
+
+def test_reconnect_with_a_stale_version_gets_a_snapshot(alice, bob):
+    token, players = started(alice, bob)
+    mover, other, state = to_play(token, players)
+    stale = state["version"]
+    action = state["deal"]["view"]["legal_actions"][0]
+    mover.ok("post", f"/tables/{token}/moves", {"action": action, "expected_version": stale})
+
+    async def body():
+        socket = await connect(f"/ws/tables/{token}/", other)
+        await receive_type(socket, "snapshot")
+        await socket.send_json_to({"type": "hello", "version": stale})
+        fresh = await receive_type(socket, "snapshot")
+        assert fresh["version"] == stale + 1 and comparable(fresh["state"]) == comparable(
+            await sync(other.state, token)
+        )
+        await socket.send_json_to({"type": "hello", "version": stale + 1})  # up to date: nothing
+        assert [m for m in await drain(socket) if m["type"] == "snapshot"] == []
+        await socket.disconnect()
+
+    run(body)
+
+
+def test_refused_without_identity_with_a_bad_token_a_wrong_origin_or_an_unknown_table(alice, bob):
+    token, _ = started(alice, bob)
+
+    async def refused(path, api_client=None, **kwargs):
+        socket = communicator(path, api_client, **kwargs)
+        connected, code = await socket.connect(timeout=5)
+        assert not connected
+        return code
+
+    async def body():
+        assert await refused(f"/ws/tables/{token}/") == 4401  # no session, no token
+        assert await refused(f"/ws/tables/{token}/", token="gm_not-a-token") == 4401
+        assert await refused("/ws/me/") == 4401
+        assert await refused(f"/ws/tables/{token}/", alice, origin=b"https://evil.example") != 4404
+        assert await refused(f"/ws/tables/{token}/", alice, origin=b"") != 4404
+        assert await refused("/ws/tables/no-such-table/", alice) == 4404
+
+    run(body)
+
+
+def test_a_program_connects_with_its_api_token(alice, bob):
+    token, _ = started(alice, bob)
+    _, raw = issue_api_token(alice.user, "bot")
+
+    async def body():
+        socket = await connect(f"/ws/tables/{token}/", token=raw)
+        snapshot = await receive_type(socket, "snapshot")
+        assert snapshot["state"]["you"]["seat"] is not None
+        await socket.disconnect()
+
+    run(body)
+
+
+def test_moves_over_the_socket_go_through_the_move_service(alice, bob):
+    token, players = started(alice, bob)
+    mover, other, state = to_play(token, players)
+    version = state["version"]
+    legal = state["deal"]["view"]["legal_actions"]
+
+    async def body():
+        mine = await connect(f"/ws/tables/{token}/", mover)
+        theirs = await connect(f"/ws/tables/{token}/", other)
+        for socket in (mine, theirs):
+            await receive_type(socket, "snapshot")
+        await mine.send_json_to({"type": "move", "action": "discard 2S", "expected_version": version + 7})
+        error = await receive_type(mine, "error")
+        assert (error["status"], error["code"]) == (409, "stale_version")
+        assert (await receive_type(mine, "snapshot"))["version"] == version
+        await theirs.send_json_to({"type": "move", "action": legal[0], "expected_version": version})
+        assert (await receive_type(theirs, "error"))["status"] == 403  # not their turn
+        await mine.send_json_to(
+            {"type": "move", "action": legal[0], "expected_version": version, "client_move_id": "c1"}
+        )
+        result = await receive_type(mine, "move_result")
+        assert result == {"type": "move_result", "client_move_id": "c1", "version": version + 1}
+        assert (await receive_type(theirs, "event"))["version"] == version + 1
+        await mine.send_json_to({"type": "move", "action": "no such thing", "expected_version": version + 1})
+        assert (await receive_type(mine, "error"))["code"] in ("illegal_move", "bad_request", "forbidden")
+        for socket in (mine, theirs):
+            await socket.disconnect()
+
+    run(body)
+
+
+def test_chat_reaches_the_players_and_spectator_chat_stays_with_spectators(alice, bob, carol):
+    token, _players = started(alice, bob)
+    carol.ok("post", f"/tables/{token}/join", {})
+
+    async def body():
+        player = await connect(f"/ws/tables/{token}/", bob)
+        spectator = await connect(f"/ws/tables/{token}/", carol)
+        for socket in (player, spectator):
+            await receive_type(socket, "snapshot")
+        await sync(alice.ok, "post", f"/tables/{token}/chat", {"text": "suerte"}, 201)
+        for socket in (player, spectator):
+            chat = await receive_type(socket, "chat")
+            assert chat["message"]["text"] == "suerte" and chat["message"]["channel"] == "players"
+        await spectator.send_json_to({"type": "chat", "text": "vamos bob", "channel": "spectators"})
+        chat = await receive_type(spectator, "chat")
+        assert chat["message"]["channel"] == "spectators"
+        assert [m for m in await drain(player) if m["type"] == "chat"] == []
+        for socket in (player, spectator):
+            await socket.disconnect()
+
+    run(body)
+
+
+def test_presence_shows_the_opponent_online_then_last_seen(alice, bob):
+    token, _players = started(alice, bob)
+    bob_seat = Table.objects.get(invite_token=token).seat_of(services.get_table(token).seat1)
+
+    async def body():
+        watcher = await connect(f"/ws/tables/{token}/", alice)
+        await receive_type(watcher, "snapshot")
+        opponent = await connect(f"/ws/tables/{token}/", bob)
+        row = await _presence_until(watcher, bob_seat, online=True)
+        assert row["visible"] is True and row["last_seen"]
+        await opponent.send_json_to({"type": "visibility", "visible": False})
+        row = await _presence_until(watcher, bob_seat, visible=False)
+        assert row["online"] is True
+        await opponent.disconnect()
+        row = await _presence_until(watcher, bob_seat, online=False)
+        assert row["last_seen"]
+        await watcher.disconnect()
+
+    run(body)
+
+
+async def _presence_until(socket, seat: int, **wanted) -> dict:
+    """The seat's row of the first presence message that shows ``wanted`` (earlier ones may
+    report an older moment, e.g. the watcher's own arrival)."""
+    while True:
+        message = await receive_type(socket, "presence")
+        row = next((row for row in message["seats"] if row["seat"] == seat), None)
+        if row is not None and all(row[key] == value for key, value in wanted.items()):
+            return row
+
+
+def test_a_flooding_socket_is_throttled_then_closed(alice, bob):
+    token, _ = started(alice, bob)
+
+    async def body():
+        socket = await connect(f"/ws/tables/{token}/", alice)
+        await receive_type(socket, "snapshot")
+        for _ in range(80):
+            await socket.send_json_to({"type": "ping"})
+        replies = []
+        while True:
+            output = await socket.receive_output(timeout=5)
+            if output["type"] == "websocket.close":
+                assert output["code"] == 4429
+                break
+            replies.append(json.loads(output["text"]))
+        kinds = {message.get("code", message["type"]) for message in replies}
+        assert {"pong", "rate_limited"} <= kinds
+
+    run(body)
+
+
+def test_invalid_messages_get_errors_not_a_crash(alice, bob):
+    token, _ = started(alice, bob)
+
+    async def body():
+        socket = await connect(f"/ws/tables/{token}/", alice)
+        await receive_type(socket, "snapshot")
+        await socket.send_to(text_data="not json")
+        assert (await receive_type(socket, "error"))["code"] == "invalid_json"
+        await socket.send_json_to({"type": "dance"})
+        assert (await receive_type(socket, "error"))["code"] == "unknown_type"
+        await socket.send_json_to({"type": "move", "action": 5})
+        assert (await receive_type(socket, "error"))["code"] == "invalid_input"
+        await socket.send_json_to({"type": "ping"})
+        assert (await receive_type(socket, "pong"))["type"] == "pong"
+        await socket.disconnect()
+
+    run(body)
+
+
+def test_user_socket_counts_pending_tables_and_alerts_your_move(alice, bob):
+    token, players = started(alice, bob)
+    mover, other, state = to_play(token, players)
+
+    async def body():
+        waiting = await connect("/ws/me/", other)
+        pending = await receive_type(waiting, "pending")
+        assert pending == {"type": "pending", "count": 0, "tables": []}
+        view = state["deal"]["view"]
+        version = state["version"]
+        while True:  # play the mover's whole turn: the turn passes to the other player
+            action = _turn_action(view)
+            result = await sync(
+                mover.ok, "post", f"/tables/{token}/moves", {"action": action, "expected_version": version}
+            )
+            version, view = result["state"]["version"], result["state"]["deal"]["view"]
+            if view["to_play"] != state["you"]["seat"] or result["state"]["status"] != "playing":
+                break
+        if result["state"]["status"] == "playing":
+            seen = {}
+            while len(seen) < 2:  # the alert and the new count, in either order
+                message = await receive_type(waiting, "alert", "pending")
+                seen[message["type"]] = message
+            assert seen["alert"]["kind"] == "your_move" and seen["alert"]["table"] == token
+            assert seen["alert"]["url"].endswith(f"/t/{token}/")
+            assert seen["pending"] == {"type": "pending", "count": 1, "tables": [token]}
+        await waiting.disconnect()
+
+    run(body)
+
+
+def _turn_action(view) -> str:
+    from tests.tables.helpers import choose_action
+
+    action = choose_action(view, 1)
+    return "pass" if action.startswith("knock") and "pass" in view["legal_actions"] else action
+
+
+def test_a_visitor_with_a_session_but_no_name_watches(alice, bob):
+    token, _ = started(alice, bob)
+    visitor = Client()
+    visitor.get("/")  # a session of its own
+    session = visitor.session
+    session["seen"] = True
+    session.save()
+    visitor.cookies["sessionid"] = session.session_key
+
+    class Holder:
+        client = visitor
+
+    async def body():
+        socket = await connect(f"/ws/tables/{token}/", Holder)
+        snapshot = await receive_type(socket, "snapshot")
+        assert snapshot["state"]["you"]["seat"] is None
+        await socket.disconnect()
+
+    run(body)
+
+
+def test_sockets_survive_a_burst_of_events(alice, bob):
+    """Every version reaches the opponent, as an event or covered by a snapshot: never a gap."""
+    token, players = started(alice, bob)
+
+    async def body():
+        watchers = {seat: await connect(f"/ws/tables/{token}/", client) for seat, client in players.items()}
+        versions = {seat: [(await receive_type(s, "snapshot"))["version"]] for seat, s in watchers.items()}
+        for _ in range(12):
+            mover, _, state = await sync(to_play, token, players)
+            if state["status"] != "playing":
+                break
+            action = _turn_action(state["deal"]["view"])
+            await sync(
+                mover.ok,
+                "post",
+                f"/tables/{token}/moves",
+                {"action": action, "expected_version": state["version"]},
+            )
+        final = (await sync(players[0].state, token))["version"]
+        for seat, socket in watchers.items():
+            while versions[seat][-1] < final:
+                message = await receive_type(socket, "event", "snapshot")
+                if message["type"] == "event":
+                    assert message["version"] == versions[seat][-1] + 1
+                versions[seat].append(message["version"])
+            await socket.disconnect()
+        await asyncio.sleep(0)
+
+    run(body)
