@@ -41,6 +41,7 @@ class DealOutcome:
 @dataclass(slots=True)
 class MatchResult:
     winner: int  # 0 = bot A, 1 = bot B
+    seat_of_a: int  # the seat bot A played in
     deals: list[DealOutcome] = field(default_factory=list)
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # wall seconds, by bot
     cpu: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # CPU seconds, by bot
@@ -61,7 +62,7 @@ def play_match(setup: Setup, number: int) -> MatchResult:
     rngs = [random.Random(f"{setup.seed}:{number}:{side}") for side in (0, 1)]
     side_at = (0, 1) if seat_of_a == 0 else (1, 0)  # side_at[seat]: 0 for bot A, 1 for bot B
     match = Match.new(setup.ruleset, first_dealer=rng.randrange(2))
-    result = MatchResult(winner=-1)
+    result = MatchResult(winner=-1, seat_of_a=seat_of_a)
     while not match.is_over and len(match.records) < MAX_DEALS:
         deck = list(CARDS)
         rng.shuffle(deck)

@@ -80,7 +80,7 @@ def test_gin_is_knocked_in_playgridia(bot_class: type[Bot]) -> None:
     assert action == Action.knock("KD")
 
 
-@pytest.mark.parametrize("bot_class", [Tito, Carmen])
+@pytest.mark.parametrize("bot_class", [Tito, Carmen, Luna])
 def test_no_loose_knock_when_an_undercut_would_lose_the_match(bot_class: type[Bot]) -> None:
     deal = _deal_to_discard("classic", "AS 2S 3S 4H 5H 6H 7D 8D 9D 9C", "KD")  # knock with 9 points
     seat = deal.to_play or 0
