@@ -64,7 +64,9 @@ def _with_hidden_cards_swapped(deal: Deal, seat: int, rng: random.Random) -> Dea
 
 
 @pytest.mark.parametrize(
-    ("bot", "count"), [(Tito(), 300), (Carmen(), 300), (QuickLuna(), 120), (Luna(), 6)], ids=str
+    ("bot", "count"),
+    [(Tito(), 300), (Carmen(), 300), (QuickLuna(), 120), (Luna(), 6)],
+    ids=["tito", "carmen", "luna-quick", "luna"],
 )
 def test_decisions_do_not_depend_on_the_opponents_hidden_cards(bot: Bot, count: int) -> None:
     rng = random.Random(8)
