@@ -1,17 +1,20 @@
 """LUNA, the hard bot: determinized Monte Carlo search over informed play-outs.
 
 For each decision LUNA
-1. lists a few candidate moves (CARMEN's ranking prunes the discards),
+1. lists a few candidate moves, CARMEN's choice first (CARMEN's ranking prunes
+   the discards; the best knock joins them when one is legal),
 2. deals the opponent's hidden cards and the stock order many times, consistently
    with what it saw: cards the opponent took and still holds are fixed; cards
    related to what it threw or declined are less likely, cards related to what
-   it took more likely,
-3. plays every candidate out on every deal with the play-out policy (the same
-   deals for every candidate, so the comparison is not drowned in luck),
-4. picks the candidate with the best mean chance of winning the match, read
-   from the score the deal would end at.
+   it took more likely; a hand that could already have knocked is mostly redrawn,
+3. plays every candidate out on every deal with the informed play-out policy
+   (the same deals for every candidate, so the comparison is not drowned in luck),
+4. scores each ending by the chance of winning the match from the score it
+   leaves, and keeps CARMEN's choice unless another move does clearly better
+   (a paired comparison, in standard errors).
 
-The budget is a fixed number of sampled deals, so a seeded rng gives the same move.
+The budget is a count of sampled deals (checked in batches, stopping early once
+no alternative can win), never a clock: a seeded rng always gives the same move.
 """
 
 from __future__ import annotations
