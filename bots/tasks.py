@@ -22,7 +22,6 @@ from .base import MatchContext
 
 # tables/ (Django models and services) is outside mypy's strict check: importing it by name
 # keeps mypy from following into untyped Django code, and this module types it as Any.
-settings: Any = importlib.import_module("django.conf").settings
 engine: Any = importlib.import_module("tables.engine")
 services: Any = importlib.import_module("tables.services")
 models: Any = importlib.import_module("tables.models")
@@ -51,7 +50,7 @@ def play_bot_turn(deal_id: int, expected_version: int, waited: bool = False) -> 
     table = models.Table.objects.filter(current_deal_id=deal_id).first()
     if table is None or table.version != expected_version:
         return "stale"
-    if not waited and not settings.CELERY_TASK_ALWAYS_EAGER:
+    if not waited and not play_bot_turn.app.conf.task_always_eager:  # eager: run inline, no pause
         delay = think_delay(table, random.Random())
         if delay > 0:
             play_bot_turn.apply_async((deal_id, expected_version, True), countdown=delay)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -46,12 +47,32 @@ def test_the_bot_plays_its_turn_once(level: str) -> None:
     assert bot_moves.get().action == played
 
 
-@pytest.mark.django_db
-def test_the_task_does_nothing_on_the_humans_turn() -> None:
-    table, human = _table_with_bot("tito", ruleset="playgridia")
+def _play_bot_until_human_turn(table: Table, human: Player) -> Table:
     while engine.load_deal(table.current_deal).to_play != table.seat_of(human):
         play_bot_turn(table.current_deal_id, table.version, True)
         table = Table.objects.get(pk=table.pk)
+    return table
+
+
+@pytest.mark.django_db
+def test_after_the_humans_turn_the_bot_answers_through_the_scheduler(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(play_bot_turn.app.conf, "task_always_eager", True)
+    table, human = _table_with_bot("carmen", ruleset="playgridia")
+    table = _play_bot_until_human_turn(table, human)
+    bot_moves = Move.objects.filter(source=Move.Source.BOT).count()
+    with django_capture_on_commit_callbacks(execute=True):
+        table = _play_human_until_bot_turn(table, human)
+    state = engine.load_deal(Table.objects.get(pk=table.pk).current_deal)
+    assert state.is_over or state.to_play == table.seat_of(human)
+    assert Move.objects.filter(source=Move.Source.BOT).count() >= bot_moves + 1
+
+
+@pytest.mark.django_db
+def test_the_task_does_nothing_on_the_humans_turn() -> None:
+    table, human = _table_with_bot("tito", ruleset="playgridia")
+    table = _play_bot_until_human_turn(table, human)
     assert play_bot_turn(table.current_deal_id, table.version, True) == "not a bot's turn"
     assert Table.objects.get(pk=table.pk).version == table.version
 
