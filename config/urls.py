@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 from tables.api import api
 
@@ -9,5 +10,6 @@ urlpatterns = [
     path("api/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("alerts/", include("tables.alerts.urls")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("", include("tables.urls")),
 ]

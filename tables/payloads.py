@@ -109,6 +109,7 @@ def _grouping(melding: rules.Melding) -> dict[str, Any]:
         "melds": [[str(card) for card in meld] for meld in melding.melds],
         "deadwood_cards": [str(card) for card in melding.deadwood],
         "deadwood": melding.points,
+        "values": {str(card): card.points for card in melding.deadwood},
     }
 
 
