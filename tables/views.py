@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.views.decorators.http import require_POST
 
 import rules
@@ -196,8 +198,12 @@ def profile(request: HttpRequest) -> HttpResponse:
         }
         try:
             services.update_profile(player, **changes)
-            messages.success(request, "Saved.")
+            translation.activate(player.language)  # the page answers in the language just chosen
+            messages.success(request, translation.gettext("Saved."))
         except ServiceError as error:
             messages.error(request, error.message)
     context = {"player": player, "designs": Player.DeckDesign.choices, "languages": Player.Language.choices}
-    return render(request, "tables/profile.html", context)
+    response = render(request, "tables/profile.html", context)
+    if request.method == "POST":
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, player.language, samesite="Lax")
+    return response

@@ -1,0 +1,89 @@
+// Keeping the page's table state current: the table socket when the server offers it (snapshot,
+// event, chat, presence), else polling GET /api/tables/<token>; polling also covers a dropped socket.
+import { api, socketsOffered, socketUrl } from "./api.js";
+
+const POLL_VISIBLE_MS = 3000;
+const POLL_HIDDEN_MS = 15000;
+const RECONNECT_MAX_MS = 30000;
+
+export class LiveTable {
+  constructor(token, handlers) {
+    this.token = token;
+    this.handlers = handlers; // onState(state), onChat(message), onPresence(seats)
+    this.version = -1;
+    this.lastChatId = 0;
+    this.socket = null;
+    this.socketUp = false;
+    this.retryMs = 1000;
+    this.pollTimer = null;
+  }
+
+  // A visitor with neither a name nor a session is refused by the socket: it only polls.
+  start(state, chat, canSocket = true) {
+    this.version = state.version;
+    for (const message of chat) this.lastChatId = Math.max(this.lastChatId, message.id);
+    if (canSocket && socketsOffered("tables")) this.connect();
+    this.schedulePoll();
+    document.addEventListener("visibilitychange", () => {
+      this.send({ type: "visibility", visible: document.visibilityState === "visible" });
+      if (document.visibilityState === "visible") this.refresh();
+    });
+  }
+
+  connect() {
+    const socket = new WebSocket(socketUrl(`/ws/tables/${this.token}/`));
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.socketUp = true;
+      this.retryMs = 1000;
+      socket.send(JSON.stringify({ type: "hello", version: this.version }));
+    });
+    socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    socket.addEventListener("close", () => {
+      this.socketUp = false;
+      this.socket = null;
+      setTimeout(() => this.connect(), this.retryMs);
+      this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
+    });
+  }
+
+  send(message) {
+    if (!this.socketUp || !this.socket) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  receive(message) {
+    if (message.type === "snapshot" || message.type === "event") this.offer(message.state);
+    else if (message.type === "chat") this.offerChat([message.message]);
+    else if (message.type === "presence") this.handlers.onPresence(message.seats);
+  }
+
+  // Accept a state unless it is older than the one shown (socket and HTTP answers may cross).
+  offer(state) {
+    if (!state || state.version < this.version) return;
+    this.version = state.version;
+    this.handlers.onState(state);
+  }
+
+  offerChat(messages) {
+    const fresh = messages.filter((message) => message.id > this.lastChatId);
+    for (const message of fresh) this.lastChatId = Math.max(this.lastChatId, message.id);
+    if (fresh.length) this.handlers.onChat(fresh);
+  }
+
+  async refresh() {
+    const answer = await api.get(`/tables/${this.token}`);
+    if (answer.ok) this.offer(answer.data);
+    const chat = await api.get(`/tables/${this.token}/chat?after=${this.lastChatId}`);
+    if (chat.ok) this.offerChat(chat.data.messages);
+  }
+
+  schedulePoll() {
+    const delay = document.visibilityState === "visible" ? POLL_VISIBLE_MS : POLL_HIDDEN_MS;
+    this.pollTimer = setTimeout(async () => {
+      if (!this.socketUp) await this.refresh();
+      this.schedulePoll();
+    }, delay);
+  }
+}

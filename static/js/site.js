@@ -1,0 +1,93 @@
+// Every page: language switch, copy buttons, toasts, and the pending-moves badge and title.
+import { api, socketsOffered, socketUrl } from "./api.js";
+import { _, fmt } from "./i18n.js";
+
+document.documentElement.classList.add("js");
+
+const baseTitle = document.title.replace(/^\(\d+\)\s*/, "");
+let pendingCount = 0;
+
+export function toast(text, kind = "info", seconds = 4) {
+  const box = document.getElementById("toasts");
+  if (!box) return;
+  const item = document.createElement("div");
+  item.className = `toast ${kind}`;
+  item.textContent = text;
+  box.append(item);
+  setTimeout(() => item.remove(), seconds * 1000);
+}
+
+export function setPendingCount(count) {
+  pendingCount = count;
+  const badge = document.getElementById("pending-badge");
+  if (badge) {
+    badge.hidden = count === 0;
+    badge.textContent = String(count);
+    badge.setAttribute("aria-label", fmt(_("%(count)s tables await your move"), { count }));
+  }
+  document.title = count > 0 ? `(${count}) ${baseTitle}` : baseTitle;
+}
+
+export function pending() {
+  return pendingCount;
+}
+
+async function refreshPending() {
+  if (document.body.dataset.player !== "1") return; // a visitor with no name has no tables
+  const answer = await api.get("/me/tables");
+  if (answer.ok) setPendingCount(answer.data.tables.filter((row) => row.your_move).length);
+}
+
+function watchPending() {
+  if (document.body.dataset.player !== "1") return;
+  if (socketsOffered("me")) {
+    const socket = new WebSocket(socketUrl("/ws/me/"));
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "pending") setPendingCount(message.count);
+    });
+    socket.addEventListener("close", () => setTimeout(refreshPending, 1000));
+  }
+  refreshPending();
+  setInterval(() => {
+    if (document.visibilityState === "visible") refreshPending();
+  }, 30000);
+}
+
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "visually-hidden";
+    document.body.append(area);
+    area.select();
+    const done = document.execCommand("copy");
+    area.remove();
+    return done;
+  }
+}
+
+function wireCopyButtons(root = document) {
+  for (const button of root.querySelectorAll("[data-copy]")) {
+    button.addEventListener("click", async () => {
+      const source = document.getElementById(button.dataset.copy);
+      const copied = await copyText(source.value || source.textContent);
+      if (source.select) source.select();
+      toast(copied ? _("Link copied: paste it in a message.") : _("Select the link and copy it."));
+    });
+  }
+}
+
+function wireLanguageSwitch() {
+  const select = document.querySelector("[data-autosubmit]");
+  if (select) select.addEventListener("change", () => select.form.submit());
+}
+
+wireLanguageSwitch();
+wireCopyButtons();
+watchPending();
+window.addEventListener("ginmesa:pending-changed", refreshPending);

@@ -1,0 +1,151 @@
+// The end-of-deal box (both hands in melds, deadwood, layoffs, outcome, points) and the
+// end-of-match scores; and the score sheet table the side panel shows too.
+import { cardFace, shortNames } from "./cards.js";
+import { _, fmt } from "./i18n.js";
+import { dealLine, outcomeName } from "./texts.js";
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function cardRow(groups, suitsUrl, laid = new Set()) {
+  const row = element("div", "mini-row");
+  for (const group of groups) {
+    if (!group.cards.length) continue;
+    const box = element("div", `mini-group ${group.kind}`);
+    if (group.kind === "meld") box.setAttribute("aria-label", fmt(_("meld: %(cards)s"), { cards: shortNames(group.cards) }));
+    for (const code of group.cards) {
+      const card = cardFace(code, suitsUrl);
+      if (laid.has(code)) card.classList.add("laid");
+      box.append(card);
+    }
+    row.append(box);
+  }
+  return row;
+}
+
+function shownHand(heading, melds, deadwoodCards, deadwood, suitsUrl, layoffs = []) {
+  const box = element("section", "shown");
+  box.append(element("h3", "", heading));
+  const groups = melds.map((cards) => ({ kind: "meld", cards }));
+  groups.push({ kind: "deadwood", cards: deadwoodCards });
+  box.append(cardRow(groups, suitsUrl));
+  if (layoffs.length) {
+    box.append(element("p", "", _("Laid off:")));
+    const list = element("ul", "layoffs");
+    for (const layoff of layoffs) {
+      list.append(element("li", "", fmt(_("%(card)s onto %(meld)s"), {
+        card: shortNames([layoff.card]), meld: shortNames(layoff.meld),
+      })));
+    }
+    box.append(list);
+  }
+  box.append(element("p", "", fmt(_("Deadwood: %(points)s"), { points: deadwood })));
+  return box;
+}
+
+function showdownHands(result, knocker, names, suitsUrl) {
+  const defender = 1 - knocker;
+  const hands = element("div", "hands");
+  hands.append(
+    shownHand(fmt(_("%(name)s (knocked)"), { name: names[knocker] }), result.knocker_melds,
+      result.knocker_deadwood_cards, result.knocker_deadwood, suitsUrl),
+    shownHand(names[defender], result.defender_melds, result.defender_deadwood_cards,
+      result.defender_deadwood, suitsUrl, result.layoffs),
+  );
+  return hands;
+}
+
+function deadHands(groupings, names, suitsUrl) {
+  const hands = element("div", "hands");
+  groupings.forEach((grouping, seat) => {
+    hands.append(shownHand(names[seat], grouping.melds, grouping.deadwood_cards, grouping.deadwood, suitsUrl));
+  });
+  return hands;
+}
+
+function outcomeSentence(result, knocker, names) {
+  if (result.outcome === "dead") return _("Dead deal: the stock ran out. Nobody scores and the same dealer deals again.");
+  const winner = result.winner === "knocker" ? knocker : 1 - knocker;
+  const sentences = {
+    knock: _("%(name)s knocked and scores %(points)s points."),
+    gin: _("Gin! %(name)s scores %(points)s points."),
+    big_gin: _("Big gin! %(name)s scores %(points)s points."),
+    undercut: _("Undercut! %(name)s scores %(points)s points."),
+  };
+  return fmt(sentences[result.outcome], { name: names[winner], points: result.points });
+}
+
+export function scoreSheetTable(sheet, names) {
+  const table = element("table", "score-sheet");
+  const head = element("tr");
+  for (const text of ["#", names[0], names[1], _("Result")]) head.append(element("th", "", text));
+  table.appendChild(element("thead")).append(head);
+  const body = table.appendChild(element("tbody"));
+  sheet.forEach((row, index) => {
+    const line = element("tr");
+    line.append(element("td", "", String(index + 1)), element("td", "", String(row.totals[0])),
+      element("td", "", String(row.totals[1])),
+      element("td", "", row.outcome === "dead" ? outcomeName("dead") : `${outcomeName(row.outcome)} +${row.points}`));
+    line.title = dealLine(row, names);
+    body.append(line);
+  });
+  return table;
+}
+
+function finalScores(match, names) {
+  const table = element("table", "score-sheet final-scores");
+  const head = element("tr");
+  for (const text of ["", names[0], names[1]]) head.append(element("th", "", text));
+  table.appendChild(element("thead")).append(head);
+  const body = table.appendChild(element("tbody"));
+  const rows = [
+    [_("Deal points"), "deal_points"], [_("Game bonus"), "game_bonus"],
+    [_("Deals won"), "deals_won"], [_("Bonus for deals won"), "deal_bonus"], [_("Total"), "total"],
+  ];
+  for (const [label, key] of rows) {
+    const line = element("tr");
+    line.append(element("th", "", label));
+    for (const score of match.final_scores) line.append(element("td", "", String(score[key])));
+    body.append(line);
+  }
+  return table;
+}
+
+function matchEnding(match, names) {
+  const box = element("div", "match-end");
+  const reasons = {
+    resigned: _("%(name)s wins: the other player resigned."),
+    forfeit: _("%(name)s wins: the other player ran out of time."),
+    completed: _("%(name)s wins the match!"),
+  };
+  const text = reasons[match.outcome] || reasons.completed;
+  box.append(element("p", "outcome", match.winner === null ? _("The match is over.") : fmt(text, { name: names[match.winner] })));
+  if (match.final_scores) box.append(finalScores(match, names));
+  return box;
+}
+
+// {title, body} of the box for the table's current state, or null when there is nothing to sum up.
+export function summaryContent(state, names, suitsUrl, showDeal) {
+  const deal = state.deal;
+  const match = state.match;
+  const view = deal && deal.view;
+  const body = element("div");
+  const matchOver = state.status === "match_over";
+  if (matchOver && !showDeal) {
+    body.append(matchEnding(match, names), scoreSheetTable(match.score_sheet, names));
+    return { title: fmt(_("Match %(number)s is over"), { number: match.number }), body };
+  }
+  if (!view || !view.result) return null;
+  const result = view.result;
+  body.append(element("p", "outcome", outcomeSentence(result, view.knocker, names)));
+  body.append(result.outcome === "dead" ? deadHands(deal.dead_hands, names, suitsUrl) : showdownHands(result, view.knocker, names, suitsUrl));
+  if (match.dealer_next !== null && match.dealer_next !== undefined) {
+    body.append(element("p", "", fmt(_("%(name)s deals next."), { name: names[match.dealer_next] })));
+  }
+  body.append(element("h3", "", _("Score sheet")), scoreSheetTable(match.score_sheet, names));
+  return { title: fmt(_("Deal %(number)s"), { number: deal.number }), body };
+}
