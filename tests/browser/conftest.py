@@ -1,0 +1,168 @@
+"""Browser tests: Debian's Chromium driven by Playwright (headless, never a downloaded browser)
+against a live daphne server with Channels that runs in this process, so that a test can seed
+the deck the services deal. Any console error or uncaught page error fails the test."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+SERVER_START_SECONDS = 20
+
+# Playwright's sync API keeps an event loop in the test thread; the test's own ORM calls are
+# plain synchronous code all the same.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With SQLite the test database must be a file: the server's threads open their own
+    connections, which an in-memory database would not share."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("sqlite3"):
+        var = Path(settings.VAR_DIR)
+        var.mkdir(parents=True, exist_ok=True)
+        database.setdefault("TEST", {})["NAME"] = str(var / "test-browser.sqlite3")
+
+
+@pytest.fixture(scope="session")
+def live_url(django_db_setup, django_db_blocker) -> Iterator[str]:
+    """daphne serving config.asgi (HTTP, static files and the sockets) on a free port."""
+    from daphne.server import Server  # installs the asyncio reactor before Twisted's default
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from twisted.internet import reactor
+
+    from config.asgi import application
+
+    server = Server(
+        application=ASGIStaticFilesHandler(application),
+        endpoints=["tcp:port=0:interface=127.0.0.1"],
+        signal_handlers=False,
+    )
+    thread = threading.Thread(target=server.run, name="live-daphne", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while not server.listening_addresses:
+        if time.monotonic() > deadline:
+            raise RuntimeError("daphne did not start listening")
+        time.sleep(0.05)
+    host, port = server.listening_addresses[0]
+    yield f"http://{host}:{port}"
+    reactor.callFromThread(reactor.stop)
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (.ci/run installs Debian's chromium package)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class ConsoleWatch:
+    """Collects console errors and uncaught exceptions of every page it watches."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def watch(self, page, who: str):
+        page.on("console", lambda message: self._console(who, message))
+        page.on("pageerror", lambda error: self.errors.append(f"{who}: uncaught {error}"))
+        return page
+
+    def _console(self, who: str, message) -> None:
+        if message.type == "error":
+            self.errors.append(f"{who}: console error {message.text} at {message.location}")
+
+
+@pytest.fixture
+def console() -> Iterator[ConsoleWatch]:
+    watch = ConsoleWatch()
+    yield watch
+    assert not watch.errors, "JavaScript errors during the test:\n" + "\n".join(watch.errors)
+
+
+@pytest.fixture
+def screenshots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+# The deal the tests play (dealer: seat 1, so the table's owner in seat 0 plays first). Seat 0
+# holds 2-3-4♠, 7♥ 7♦ 7♣, 9-10-J♣ and K♦; seat 1 holds nothing that melds; the upcard is 4♦;
+# the stock starts 5♥, A♥. Seat 1 can lay 5♠ and 8♣ off onto seat 0's runs.
+SEAT0 = "2S 3S 4S 7H 7D KD 7C 9C TC JC"
+SEAT1 = "8S QS 3H 9H KH AD 6D JD 8C 5S"
+UPCARD_AND_STOCK_TOP = "4D 5H AH"
+
+
+def seeded_deck() -> list[str]:
+    import rules
+
+    first, second = SEAT0.split(), SEAT1.split()
+    dealt = [card for pair in zip(first, second, strict=True) for card in pair]
+    top = dealt + UPCARD_AND_STOCK_TOP.split()
+    return top + [str(card) for card in rules.CARDS if str(card) not in top]
+
+
+@pytest.fixture
+def known_deck(monkeypatch) -> list[str]:
+    """Every deal of the test is dealt from `seeded_deck`, seat 1 dealing first: the test's hook
+    at the engine boundary (the server runs in this process); nothing of the kind is served."""
+    import rules
+    from tables import engine
+
+    deck = seeded_deck()
+    monkeypatch.setattr(rules, "new_deck", lambda: rules.parse_cards(deck))
+    monkeypatch.setattr(engine, "new_match", lambda ruleset: rules.Match.new(ruleset, first_dealer=1))
+    return deck
+
+
+@pytest.fixture
+def accounts(transactional_db):
+    """Make verified accounts and the session cookie a browser context logs in with."""
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    def make(email: str, name: str):
+        user = get_user_model().objects.create_user(username=email.split("@")[0], email=email, password="x")
+        EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+        from tables import identity, services
+
+        player = identity.player_for_user(user)
+        services.update_profile(player, display_name=name)
+        client = Client()
+        client.force_login(user)
+        return player, client.cookies["sessionid"].value
+
+    return make
+
+
+def new_context(browser, live_url: str, *, session: str | None = None, **options):
+    defaults = {"viewport": {"width": 1280, "height": 800}, "locale": "en-US"}
+    context = browser.new_context(base_url=live_url, **{**defaults, **options})
+    if session:
+        context.add_cookies([{"name": "sessionid", "value": session, "url": live_url}])
+    return context
