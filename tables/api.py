@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Schema
@@ -198,8 +199,9 @@ def _state(request: HttpRequest, outcome_or_table: services.Outcome | Table | st
 
 @api.post("/tables", response={201: dict}, summary="Open a table", tags=["tables"])
 def create_table(request: HttpRequest, payload: CreateTableIn):
-    owner = _player_or_guest(request, payload.name)
-    table = services.create_table(owner, **payload.dict(exclude={"name"}))
+    with transaction.atomic():  # a refused table leaves no guest behind
+        owner = _player_or_guest(request, payload.name)
+        table = services.create_table(owner, **payload.dict(exclude={"name"}))
     return Status(201, _state(request, table.invite_token))
 
 

@@ -9,6 +9,7 @@ import json
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -31,8 +32,9 @@ def new_table(request: HttpRequest) -> HttpResponse:
     player = identity.player_for_request(request)
     if request.method == "POST":
         try:
-            owner = player or identity.become_guest(request, request.POST.get("name"))
-            table = services.create_table(owner, **_table_options(request.POST))
+            with transaction.atomic():  # a refused table leaves no guest behind
+                owner = player or identity.become_guest(request, request.POST.get("name"))
+                table = services.create_table(owner, **_table_options(request.POST))
         except ServiceError as error:
             messages.error(request, error.message)
         else:
