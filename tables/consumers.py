@@ -41,10 +41,15 @@ FLOOD_LIMIT = 40  # refused messages within FLOOD_WINDOW_SECONDS before the sock
 FLOOD_WINDOW_SECONDS = 10
 
 
+# None: decide by database. Tests set True: pool threads keep their own connections open.
+SHARED_DB_THREAD: bool | None = None
+
+
 def db(fn):
     """Run blocking ORM code off the event loop. SQLite (one writer anyway) keeps Channels'
     single shared thread; PostgreSQL uses a pool so one slow query does not queue all sockets."""
-    return DatabaseSyncToAsync(fn, thread_sensitive=connection.vendor == "sqlite")
+    shared = connection.vendor == "sqlite" if SHARED_DB_THREAD is None else SHARED_DB_THREAD
+    return DatabaseSyncToAsync(fn, thread_sensitive=shared)
 
 
 class TokenBucket:

@@ -9,7 +9,7 @@ import json
 import pytest
 from django.test import Client
 
-from tables import engine, services
+from tables import consumers, engine, services
 from tables.identity import issue_api_token
 from tables.models import Table
 from tests.tables.helpers import cards_in, make_account_client, secret_cards, started, to_play
@@ -17,6 +17,13 @@ from tests.tables.helpers import cards_in, make_account_client, secret_cards, st
 from .helpers import communicator, comparable, connect, drain, receive, receive_type, run, sync
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _one_db_thread(monkeypatch):
+    """Consumers' queries on the test's own thread: pool threads would keep connections to the
+    test database open past its teardown (the two-daphne test covers the pool)."""
+    monkeypatch.setattr(consumers, "SHARED_DB_THREAD", True)
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,28 @@
+"""Setting and watching turn clocks in the live tests."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+
+from django.utils import timezone
+
+from tables.models import Deal, Move, Table
+
+
+def turn_due_in(token: str, seconds: float) -> tuple[Table, Deal, dt.datetime]:
+    table = Table.objects.get(invite_token=token)
+    deadline = timezone.now() + dt.timedelta(seconds=seconds)
+    Deal.objects.filter(pk=table.current_deal_id).update(deadline=deadline)
+    return table, Deal.objects.get(pk=table.current_deal_id), deadline
+
+
+def wait_for_version(table: Table, version: int, seconds: float = 15) -> None:
+    deadline = time.monotonic() + seconds
+    while Table.objects.get(pk=table.pk).version < version:
+        assert time.monotonic() < deadline, f"table {table.pk} never reached version {version}"
+        time.sleep(0.05)
+
+
+def timeout_moves(deal: Deal) -> list[Move]:
+    return list(Move.objects.filter(deal=deal, source=Move.Source.TIMEOUT).order_by("seq"))

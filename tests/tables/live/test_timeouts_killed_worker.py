@@ -1,0 +1,47 @@
+"""A worker killed (-9) while it holds a deadline's ETA task: the sweeper, run by Celery beat
+in another worker, applies the timeout anyway, exactly once. Its own module: no other worker
+of these tests may be running."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from tables import scheduling
+from tables.models import Table
+from tests.tables.helpers import started
+
+from . import servers
+from .clocks import timeout_moves, turn_due_in, wait_for_version
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not settings.REDIS_URL, reason="real Celery needs Redis: set REDIS_URL (.ci/run does)"
+    ),
+]
+
+
+def test_a_worker_killed_before_the_eta_leaves_it_to_the_sweeper(alice, bob, worker_env, tmp_path):
+    token, _ = started(alice, bob)
+    table, deal, deadline = turn_due_in(token, 3)
+    first_log = tmp_path / "first.log"
+    first = servers.celery_worker(worker_env, first_log)
+    scheduling.schedule_deadline(deal.pk, table.version, deadline)
+    servers.wait_for_text(first_log, "tables.tasks.expire_turn", first)  # it holds the ETA task
+    servers.stop(first, signal.SIGKILL)
+    time.sleep(max(0.0, (deadline - timezone.now()).total_seconds()) + 0.5)
+    assert Table.objects.get(pk=table.pk).version == table.version, "nothing ran: the worker is dead"
+    second = servers.celery_worker(worker_env, tmp_path / "second.log", beat=True)
+    try:
+        wait_for_version(table, table.version + 1, seconds=20)
+        time.sleep(settings.SWEEP_SECONDS + 1)  # another sweep or two find nothing to do
+    finally:
+        servers.stop(second)
+    assert Table.objects.get(pk=table.pk).version == table.version + 1
+    assert {move.seat for move in timeout_moves(deal)} == {deal.to_play}
