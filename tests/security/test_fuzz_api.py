@@ -1,0 +1,225 @@
+"""Fuzzing the JSON API from its own OpenAPI schema (schemathesis), in process.
+
+Every operation gets generated valid and invalid requests from the six kinds of caller, aimed
+at a table in the middle of a match. Whatever comes in: never a 5xx; every error is one of the
+documented 4xx with a JSON body naming the error and saying why; and a refused request changes
+no row of the database. A stateful run then follows the schema's links (the table a POST
+/api/tables answers with) through sequences of calls."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from requests import Request
+from schemathesis import GenerationMode
+from schemathesis.core.transport import Response
+
+from tables import engine
+from tables.api import api
+from tables.models import ApiToken, Table
+from tests.tables.helpers import started
+
+from .callers import Caller, account, browser, program
+from .fingerprint import changed_models, database_fingerprint
+
+pytestmark = pytest.mark.django_db
+
+# docs/api.md, "Errors": each status and the codes it may carry.
+DOCUMENTED_ERRORS = {
+    400: {"invalid_json", "invalid_input", "bad_request", "illegal_move"},
+    401: {"not_authenticated"},
+    403: {"forbidden", "csrf_failed"},
+    404: {"not_found"},
+    409: {"conflict", "stale_version"},
+    413: {"too_large"},
+    429: {"rate_limited"},
+}
+EXAMPLES_PER_OPERATION = 10
+EXAMPLES = {"POST /api/tables/{token}/moves": 50}
+
+
+def api_schema() -> schemathesis.BaseSchema:
+    return schemathesis.openapi.from_dict(api.get_openapi_schema())
+
+
+OPERATIONS = [result.ok() for result in api_schema().get_all_operations()]
+
+
+@pytest.fixture
+def arena(alice, bob, carol) -> dict[str, Any]:
+    """A started match (alice owns seat 0, bob sits), a spectator, a stranger, staff and a visitor."""
+    token, _ = started(alice, bob)
+    carol.ok("post", f"/tables/{token}/join", {})  # seats are full: carol watches
+    callers = [
+        browser("owner", alice),
+        program("opponent", bob),
+        program("spectator", carol),
+        browser("visitor"),
+        program("other_account", account("dave@example.com")),
+        program("staff", account("staff@example.com", staff=True)),
+    ]
+    for caller in callers:
+        caller.api("get", "/me")  # an account's player row is made on its first request
+    token_ids = list(ApiToken.objects.order_by("pk").values_list("pk", flat=True))
+    return {"token": token, "callers": callers, "token_ids": token_ids}
+
+
+def send_case(caller: Caller, case: Any):
+    body = (
+        case.body if isinstance(case.body, (dict, list, str, int, float, bool)) or case.body is None else None
+    )
+    raw = None
+    if isinstance(case.body, (bytes, bytearray)):
+        raw = bytes(case.body)
+    elif body is not None:
+        raw = json.dumps(body).encode()
+    return caller.send(case.method.lower(), case.formatted_path, query=case.query or None, raw=raw)
+
+
+def check_response(response, before: dict, label: str) -> None:
+    status = response.status_code
+    assert status < 500, f"{label}: {status} {response.content[:300]!r}"
+    if status < 400:
+        return
+    assert status in DOCUMENTED_ERRORS, f"{label}: undocumented status {status}"
+    data = response.json()
+    assert data["error"] in DOCUMENTED_ERRORS[status], f"{label}: {status} with code {data['error']!r}"
+    assert isinstance(data["detail"], str) and data["detail"].strip(), f"{label}: an error without a message"
+    changed = changed_models(before, database_fingerprint())
+    assert not changed, f"{label}: answered {status} {data['error']} but changed {changed}"
+
+
+def seat_to_play(arena: dict[str, Any]) -> Caller:
+    """The owner or the opponent, whichever is to play now (else the owner)."""
+    table = Table.objects.select_related("current_deal").get(invite_token=arena["token"])
+    to_play = table.current_deal.to_play if table.current_deal else None
+    owner, opponent = arena["callers"][:2]
+    return opponent if to_play == 1 else owner
+
+
+def live_facts(token: str) -> tuple[int, list[str]]:
+    """The table's version and the legal actions of the seat to play."""
+    table = Table.objects.select_related("current_deal").get(invite_token=token)
+    deal = table.current_deal
+    legal = [] if deal is None else [str(action) for action in engine.load_deal(deal).legal_actions()]
+    return table.version, legal
+
+
+def aim(case: Any, arena: dict[str, Any], version_now: bool, pick: int | None) -> None:
+    """Point a request at the live table, its first match and deal and a real token id; with
+    ``version_now`` at the current version, and with ``pick`` a legal action: so the fuzzer
+    reaches the engine and the services instead of stopping at 404 and 409."""
+    path = case.path_parameters or {}
+    for name, value in {"token": arena["token"], "match_number": 1, "deal_number": 1}.items():
+        if name in path:
+            path[name] = value
+    if "token_id" in path:
+        generated = path["token_id"] if isinstance(path["token_id"], int) else 0
+        path["token_id"] = arena["token_ids"][generated % len(arena["token_ids"])]
+    if not isinstance(case.body, dict):
+        return
+    version, legal = live_facts(arena["token"])
+    if version_now and "expected_version" in case.body:
+        case.body["expected_version"] = version
+    if pick is not None and legal and "action" in case.body:
+        case.body["action"], case.body["card"] = legal[pick % len(legal)], None
+
+
+@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=str)
+@pytest.mark.parametrize("operation", OPERATIONS, ids=lambda op: op.label)
+def test_the_api_answers_hostile_requests_with_documented_errors(arena, operation, mode) -> None:
+    @settings(
+        max_examples=EXAMPLES.get(operation.label, EXAMPLES_PER_OPERATION),
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(
+        case=operation.as_strategy(generation_mode=mode),
+        caller=st.sampled_from(arena["callers"]),
+        intent=st.sampled_from(["legal", "aimed", "aimed", "as generated"]),
+        pick=st.integers(0, 60),
+    )
+    def fuzz(case, caller: Caller, intent: str, pick: int) -> None:
+        if intent == "legal":  # the seat to play, at the current version, a legal action
+            caller = seat_to_play(arena)
+            aim(case, arena, version_now=True, pick=pick)
+        elif intent == "aimed":  # the live table, with the generated body
+            aim(case, arena, version_now=pick % 2 == 0, pick=None)
+        before = database_fingerprint()
+        response = send_case(caller, case)
+        seen.append(response.json().get("error", "ok") if response.status_code >= 400 else "ok")
+        check_response(response, before, f"{caller.role} {case.method} {case.formatted_path}")
+
+    seen: list[str] = []
+    fuzz()
+    if operation.label == "POST /api/tables/{token}/moves" and mode == GenerationMode.POSITIVE:
+        assert {"ok", "illegal_move", "stale_version"} <= set(seen), (
+            f"the fuzzer never reached the engine: {sorted(set(seen))}"
+        )
+
+
+# -- stateful: sequences of linked calls -----------------------------------------------------
+
+
+def linked_schema() -> schemathesis.BaseSchema:
+    """The API's schema plus the links django-ninja does not write: the table a POST /api/tables
+    answers with is the {token} of every table operation, and its version their expected_version."""
+    raw = api.get_openapi_schema()
+    paths = raw["paths"]
+    links = {}
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            if "{token}" not in path:
+                continue
+            link: dict[str, Any] = {
+                "operationId": operation["operationId"],
+                "parameters": {"path.token": "$response.body#/table"},
+            }
+            body = operation.get("requestBody", {}).get("content", {}).get("application/json", {})
+            if body.get("schema", {}).get("$ref", "").endswith(("/VersionIn", "/MoveIn")):
+                link["requestBody"] = {"expected_version": "$response.body#/version"}
+            links[f"{method}{path}".replace("/", "_").replace("{", "").replace("}", "")] = link
+    for source in (paths["/api/tables"]["post"], paths["/api/tables/{token}"]["get"]):
+        for response in source["responses"].values():
+            response["links"] = links
+    return schemathesis.openapi.from_dict(raw)
+
+
+def test_stateful_sequences_never_fail_the_server(arena) -> None:
+    base = linked_schema().as_state_machine()
+    followed: list[str] = []  # table operations answered 2xx at a table the sequence opened
+
+    class Machine(base):  # type: ignore[misc, valid-type]
+        def before_call(self, case) -> None:
+            self.before = database_fingerprint()
+            self.caller = arena["callers"][len(self.before["tables.Move"]) % 2]  # the players take turns
+
+        def call(self, case, **kwargs):
+            reply = send_case(self.caller, case)
+            request = Request(case.method, f"http://testserver{case.formatted_path}").prepare()
+            headers = {name.lower(): [value] for name, value in reply.headers.items()}
+            return Response(reply.status_code, headers, reply.content, request, 0.0, True)
+
+        def validate_response(self, response, case, **kwargs) -> None:
+            check_response(response, self.before, f"{self.caller.role} {case.method} {case.formatted_path}")
+            token = (case.path_parameters or {}).get("token")
+            if token and token != arena["token"] and response.status_code < 400:
+                followed.append(f"{case.method} {case.operation.path}")
+
+    Machine.TestCase.settings = settings(
+        max_examples=15,
+        stateful_step_count=12,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    Machine.run(settings=Machine.TestCase.settings)
+    assert len(set(followed)) >= 3, f"the links were hardly followed: {sorted(set(followed))}"
