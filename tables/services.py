@@ -189,8 +189,8 @@ def bot_player(level: str) -> Player:
 
 def add_bot(table_ref: TableRef, actor: Player, level: str) -> Outcome:
     """The owner puts a bot (TITO, CARMEN or LUNA) in the free seat."""
-    bot = bot_player(level)
     with transaction.atomic():
+        bot = bot_player(level)  # inside: a refused request leaves no new bot row behind
         table = _lock_table(table_ref)
         _require_owner(table, actor, "Only the table's owner can add a bot.")
         if table.current_deal_id is not None:

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from tables.models import Player, Table
-from tests.tables.helpers import ApiClient
+from tests.tables.helpers import ApiClient, seated_table
 
 pytestmark = pytest.mark.django_db
 
@@ -32,3 +32,10 @@ def test_an_accepted_table_still_makes_the_visitor_a_guest() -> None:
     state = visitor.ok("post", "/tables", {"name": "Eve"}, status=201)
     assert state["you"] == {"seat": 0, "is_owner": True}
     assert Player.objects.get().display_name == "Eve"
+
+
+def test_a_refused_bot_leaves_no_bot_player_behind(alice, bob) -> None:
+    token = seated_table(alice, bob)  # both seats taken: no room for a bot
+    response = alice.post(f"/tables/{token}/bot", {"level": "luna"})
+    assert response.status_code == 409 and response.json()["error"] == "conflict"
+    assert not Player.objects.filter(is_bot=True).exists()
