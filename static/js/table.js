@@ -223,10 +223,12 @@ function handCard(code, values, best, previous) {
   }
   if (code === v.just_taken) {
     card.classList.add("taken");
+    card.dataset.badge = _("from the pile");
     label += `, ${_("just taken from the pile")}`;
   }
   if (ui.hint && best && best.card === code) {
     card.classList.add("hint");
+    card.dataset.badge = _("discard");
     label += `, ${_("suggested discard")}`;
   }
   if (values[code] !== undefined) card.querySelector(".points").textContent = values[code];

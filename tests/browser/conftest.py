@@ -66,6 +66,21 @@ def live_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     yield f"http://{host}:{port}"
     reactor.callFromThread(reactor.stop)
     thread.join(timeout=5)
+    with django_db_blocker.unblock():
+        _drop_server_connections()
+
+
+def _drop_server_connections() -> None:
+    """The server's worker threads keep PostgreSQL sessions open; the test database can only
+    be dropped once they are gone."""
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
 
 
 @pytest.fixture(scope="session")

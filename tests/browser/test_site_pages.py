@@ -1,0 +1,46 @@
+"""The pages around the table, in both languages, with no JavaScript error; a robot game in one click."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import new_context
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ACCOUNT_PAGES = ("/", "/new/", "/lobby/", "/me/tables/", "/me/profile/")
+VISITOR_PAGES = ("/accounts/login/", "/accounts/signup/")
+
+
+@pytest.mark.parametrize(("locale", "open_label"), [("en-US", "OPEN A TABLE"), ("es-ES", "ABRIR MESA")])
+def test_every_page_loads_in_both_languages(browser, live_url, accounts, console, locale, open_label):
+    _, session = accounts("alice@example.com", "Alice")
+    member = new_context(browser, live_url, session=session, locale=locale)
+    page = console.watch(member.new_page(), "member")
+    for path in ACCOUNT_PAGES:
+        page.goto(path)
+        expect(page.locator("main h1")).to_be_visible()
+    page.goto("/")
+    expect(page.get_by_role("link", name=open_label, exact=True)).to_be_visible()
+    visitor = console.watch(new_context(browser, live_url, locale=locale).new_page(), "visitor")
+    for path in VISITOR_PAGES:
+        visitor.goto(path)
+        expect(visitor.locator("main form")).to_be_visible()
+    response = visitor.goto("/")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    for context in (member, visitor.context):
+        context.close()
+
+
+def test_a_robot_game_in_one_click(browser, live_url, known_deck, transactional_db, console):
+    context = new_context(browser, live_url)
+    page = console.watch(context.new_page(), "guest")
+    page.goto("/")
+    page.locator("#bot-name").fill("Rosa")
+    page.get_by_role("button", name="TITO").click()
+    expect(page.locator("#table-app[data-ready='1']")).to_be_attached()
+    expect(page.locator("#info-top")).to_contain_text("robot")
+    expect(page.locator("#hand .card")).to_have_count(10)
+    expect(page.locator("#btn-draw")).to_be_visible()
+    context.close()
