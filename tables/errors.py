@@ -54,6 +54,13 @@ class StaleVersion(Conflict):
     code = "stale_version"
 
 
+class TooLarge(ServiceError):
+    """A value over its documented size (a chat message over 500 characters)."""
+
+    status = 413
+    code = "too_large"
+
+
 class RateLimited(ServiceError):
     status = 429
     code = "rate_limited"

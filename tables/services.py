@@ -24,7 +24,7 @@ from django.utils import timezone
 import rules
 
 from . import engine, identity, scheduling
-from .errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited, StaleVersion
+from .errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited, StaleVersion, TooLarge
 from .events import publish_table_event
 from .models import ChatMessage, ChatMute, Deal, Match, Move, Player, Table
 
@@ -563,7 +563,7 @@ def _clean_chat_text(text: object) -> str:
         raise BadRequest("A chat message needs some text.", field="text")
     text = text.strip()
     if len(text) > ChatMessage.MAX_LENGTH:
-        raise BadRequest(f"A chat message has at most {ChatMessage.MAX_LENGTH} characters.", field="text")
+        raise TooLarge(f"A chat message has at most {ChatMessage.MAX_LENGTH} characters.", field="text")
     return text
 
 
