@@ -46,11 +46,6 @@ def highest_deadwood(hand: int, exclude: int = -1) -> int:
     return best
 
 
-def deadwood_after_taking(hand: int, card: int) -> int:
-    """Least deadwood after adding ``card`` and discarding another one."""
-    return best_discard_mask(hand | 1 << card, card)[1]
-
-
 def expected_after_draw(hand: int, unseen: int) -> float:
     """Mean deadwood after a stock draw (every unseen card equally likely next),
     keeping the hand when the drawn card is no use."""
