@@ -162,6 +162,10 @@ def player_for_api_token(raw: str) -> Player | None:
     return player_for_user(token.user)
 
 
+def live_api_tokens(user) -> list[ApiToken]:
+    return list(ApiToken.objects.filter(user=user, revoked_at__isnull=True).order_by("id"))
+
+
 def revoke_api_token(user, token_id: int) -> bool:
     return bool(
         ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(

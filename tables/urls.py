@@ -9,6 +9,7 @@ urlpatterns = [
     path("t/<str:token>/<str:verb>/", views.table_action, name="table_action"),
     path("me/tables/", views.my_tables, name="my_tables"),
     path("me/profile/", views.profile, name="profile"),
+    path("me/tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke_token"),
     path("lobby/", views.lobby, name="lobby"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]

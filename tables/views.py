@@ -204,8 +204,22 @@ def profile(request: HttpRequest) -> HttpResponse:
             messages.success(request, translation.gettext("Saved."))
         except ServiceError as error:
             messages.error(request, error.message)
-    context = {"player": player, "designs": Player.DeckDesign.choices, "languages": Player.Language.choices}
+    context = {
+        "player": player,
+        "designs": Player.DeckDesign.choices,
+        "languages": Player.Language.choices,
+        "api_tokens": identity.live_api_tokens(player.user) if player.user_id else [],
+    }
     response = render(request, "tables/profile.html", context)
     if request.method == "POST":
         response.set_cookie(settings.LANGUAGE_COOKIE_NAME, player.language, samesite="Lax")
     return response
+
+
+@require_POST
+def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
+    """The profile's REVOKE button: the account's token stops working at once."""
+    player = identity.player_for_request(request)
+    if player is not None and player.user_id and identity.revoke_api_token(player.user, token_id):
+        messages.success(request, translation.gettext("The token is revoked."))
+    return redirect("profile")

@@ -35,7 +35,8 @@ def unsafe_api_paths(token: str) -> list[tuple[str, str]]:
 
 def page_forms(token: str) -> list[str]:
     verbs = ["join", *_ACTIONS]
-    return ["/new/", "/me/profile/", "/i18n/setlang/", *(f"/t/{token}/{verb}/" for verb in verbs)]
+    fixed = ["/new/", "/me/profile/", "/me/tokens/1/revoke/", "/i18n/setlang/"]
+    return [*fixed, *(f"/t/{token}/{verb}/" for verb in verbs)]
 
 
 @pytest.fixture
