@@ -83,8 +83,10 @@ def _drop_server_connections() -> None:
             )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """Per module: Playwright's sync API keeps an event loop running in this thread while it is
+    open, which other suites' asyncio.run() must not find."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing (.ci/run installs Debian's chromium package)")
     from playwright.sync_api import sync_playwright
