@@ -198,7 +198,9 @@ class TableConsumer(LiveConsumer):
         except NotFound:
             return None
 
-    async def send_state(self, kind: str | None, *, force: bool = False) -> None:
+    async def send_state(
+        self, kind: str | None, *, force: bool = False, published: float | None = None
+    ) -> None:
         """A snapshot on connect, when the client is behind or versions were skipped; else an event."""
         state = await db(self._state)()
         if state is None:
@@ -210,16 +212,17 @@ class TableConsumer(LiveConsumer):
         if kind is None or force or version != self.sent_version + 1:
             await self.send_json({"type": "snapshot", "version": version, "state": state})
         else:
-            await self.send_json(
-                {"type": "event", "version": version, "kind": event_kind(kind, state), "state": state}
-            )
+            event = {"type": "event", "version": version, "kind": event_kind(kind, state), "state": state}
+            if published is not None:  # diagnostics for bench/load.py: when published, when sent
+                event["timing"] = {"published": published, "sent": time.time()}
+            await self.send_json(event)
         self.sent_version = version
 
     async def table_event(self, message: dict[str, Any]) -> None:
         if message["kind"] == "chat":
             await self.send_new_chat()
         elif message["version"] > self.sent_version:
-            await self.send_state(message["kind"])
+            await self.send_state(message["kind"], published=message.get("at"))
 
     async def table_presence(self, message: dict[str, Any]) -> None:
         seats = await db(self._presence)()

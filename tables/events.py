@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -47,9 +48,8 @@ def remember_server_loop() -> None:
 def publish_table_event(table_id: int, version: int, kind: str = "state") -> None:
     """Tell the table's sockets about ``version``, then start what follows the change
     (deadlines, alerts, the players' pending counts) in the background."""
-    group_send(
-        table_group(table_id), {"type": "table.event", "kind": kind, "table": table_id, "version": version}
-    )
+    message = {"type": "table.event", "kind": kind, "table": table_id, "version": version, "at": time.time()}
+    group_send(table_group(table_id), message)
     from . import scheduling  # scheduling imports the tasks, which import the services
 
     try:

@@ -1,0 +1,374 @@
+"""Live load benchmark (not a test): one asyncio process plays both seats of many tables
+against a running stack (daphne + Redis + PostgreSQL + Celery) through the public HTTP API and
+the table sockets. One process means one clock: every latency is measured without skew.
+
+Moves are scheduled open-loop: the i-th move is due at start + i / rate, whatever happened
+to earlier ones, and its latency runs from that intended time (not from the previous reply)
+to the moment the opponent's socket delivers the new version. Each event also carries the
+server's publish and send times, so the latency splits into stages:
+
+    intended -> sent        the load client's own lag
+    sent -> applied         HTTP request, lock, engine, move row (the move's created_at)
+    applied -> published    commit and on_commit publish
+    published -> sent       channel layer to the consumer, which builds the state
+    sent -> delivered       the socket to the client
+
+A version a socket skipped without a snapshot covering it is a lost update; a version
+delivered twice as an event is a duplicate. Then the clock phase: tables whose players never
+move, so each turn times out; lateness = the timeout move's time - the deadline.
+
+    DATABASE_URL=... REDIS_URL=... .venv/bin/python -m bench.load --tables 500 --rate 125 --duration 600
+
+Accounts and API tokens are made through Django directly (setup, not measured); everything
+measured goes through HTTP and websockets. See bench/README.md, "Live load".
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime as dt
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+
+STAGES = ("client", "request", "commit", "broadcast", "delivery")
+
+
+# -- setup (Django, before anything is measured) ------------------------------------------
+
+
+def make_tokens(count: int, prefix: str) -> list[str]:
+    """``count`` accounts with one API token each."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+
+    from tables.identity import issue_api_token
+
+    User = get_user_model()
+    users = User.objects.bulk_create(
+        [
+            User(username=f"{prefix}{number}", email=f"{prefix}{number}@bench.invalid")
+            for number in range(count)
+        ]
+    )
+    tokens = [issue_api_token(user, "bench")[1] for user in users]
+    from django.db import connections
+
+    connections.close_all()
+    return tokens
+
+
+# -- one table, both seats ------------------------------------------------------------------
+
+
+@dataclass
+class Move:
+    intended: float
+    table: Table
+    version: int  # the version the move creates
+    mover: int
+    sent: float = 0.0
+    applied: float | None = None
+    published: float | None = None
+    pushed: float | None = None
+    delivered: float | None = None
+
+
+@dataclass
+class Table:
+    token: str
+    tokens: dict[int, str]
+    states: dict[int, dict[str, Any]] = field(default_factory=dict)
+    sockets: dict[int, Any] = field(default_factory=dict)
+    seen: dict[int, list[tuple[str, int]]] = field(default_factory=lambda: {0: [], 1: []})
+    in_flight: Move | None = None
+
+    def state(self) -> dict[str, Any]:
+        return max(self.states.values(), key=lambda state: state["version"])
+
+
+class Load:
+    def __init__(self, base: str, http: aiohttp.ClientSession):
+        self.base, self.http = base, http
+        self.moves: list[Move] = []
+        self.skipped = self.errors = 0
+
+    def headers(self, token: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token}", "Origin": self.base}
+
+    async def post(self, token: str, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        async with self.http.post(self.base + path, json=body, headers=self.headers(token)) as response:
+            return response.status, await response.json()
+
+    async def open_table(self, first: str, second: str, turn_seconds: int) -> Table:
+        status, created = await self.post(first, "/api/tables", {"turn_seconds": turn_seconds})
+        assert status == 201, created
+        token = created["table"]
+        await self.post(second, f"/api/tables/{token}/join", {})
+        status, state = await self.post(first, f"/api/tables/{token}/start", {})
+        assert status == 200, state
+        seat = state["you"]["seat"]
+        return Table(token, {seat: first, 1 - seat: second})
+
+    async def connect(self, table: Table) -> None:
+        for seat, token in table.tokens.items():
+            socket = await self.http.ws_connect(
+                f"{self.base}/ws/tables/{table.token}/", headers=self.headers(token), heartbeat=None
+            )
+            table.sockets[seat] = socket
+            first = json.loads((await socket.receive()).data)
+            table.states[seat] = first["state"]
+            table.seen[seat].append(("snapshot", first["version"]))
+            asyncio.get_running_loop().create_task(self.read(table, seat, socket))
+
+    async def read(self, table: Table, seat: int, socket) -> None:
+        async for frame in socket:
+            if frame.type != aiohttp.WSMsgType.TEXT:
+                break
+            message = json.loads(frame.data)
+            if message["type"] not in ("event", "snapshot"):
+                continue
+            now = time.time()
+            table.seen[seat].append((message["type"], message["version"]))
+            if message["version"] >= table.states[seat]["version"]:
+                table.states[seat] = message["state"]
+            move = table.in_flight
+            if move is not None and seat != move.mover and message["version"] >= move.version:
+                move.delivered = now
+                timing = message.get("timing") or {}
+                move.published, move.pushed = timing.get("published"), timing.get("sent")
+                if move.applied is not None:
+                    table.in_flight = None
+
+    def next_action(self, table: Table) -> tuple[int, str, dict[str, Any]] | None:
+        """(seat, path, body) of the table's next action: never a knock, so deals go on."""
+        state = table.state()
+        if state["status"] == "between_deals":
+            seat = 0
+            return seat, f"/api/tables/{table.token}/next-deal", {"expected_version": state["version"]}
+        if state["status"] != "playing":
+            return None
+        seat = state["deal"]["view"]["to_play"]
+        view = table.states[seat]["deal"]["view"] if seat in table.states else None
+        if view is None or table.states[seat]["version"] != state["version"]:
+            return None  # the mover's own view is not up to date yet
+        legal = view["legal_actions"]
+        action = next((a for a in legal if a in ("draw_stock", "pass")), None)
+        action = action or next(a for a in legal if a.startswith("discard"))
+        return (
+            seat,
+            f"/api/tables/{table.token}/moves",
+            {"action": action, "expected_version": state["version"]},
+        )
+
+    async def play(self, table: Table, intended: float) -> None:
+        if table.in_flight is not None:
+            self.skipped += 1
+            return
+        planned = self.next_action(table)
+        if planned is None:
+            self.skipped += 1
+            return
+        seat, path, body = planned
+        move = Move(intended, table, body["expected_version"] + 1, seat)
+        table.in_flight = move
+        move.sent = time.time()
+        status, reply = await self.post(table.tokens[seat], path, body)
+        if status != 200:
+            self.errors += 1
+            table.in_flight = None
+            return
+        state = reply.get("state", reply)
+        table.states[seat] = max(table.states[seat], state, key=lambda s: s["version"])
+        created = (reply.get("move") or {}).get("created_at")
+        move.applied = dt.datetime.fromisoformat(created).timestamp() if created else move.sent
+        self.moves.append(move)
+        if move.delivered is not None:
+            table.in_flight = None
+
+    async def run(self, tables: list[Table], rate: float, seconds: float) -> float:
+        """Open loop: move i is due at start + i / rate, on table i mod len(tables)."""
+        start = time.time() + 0.5
+        total = int(rate * seconds)
+        pending = set()
+        for number in range(total):
+            intended = start + number / rate
+            delay = intended - time.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if number % int(rate * 10) == 0:
+                progress(f"{number} moves due, {len(self.moves)} applied, {self.errors} errors")
+            task = asyncio.get_running_loop().create_task(self.play(tables[number % len(tables)], intended))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+        await asyncio.gather(*pending)
+        await asyncio.sleep(2)  # the last events arrive
+        return time.time() - start
+
+
+# -- analysis -------------------------------------------------------------------------------
+
+
+def percentiles(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {"p50": float("nan"), "p95": float("nan"), "p99": float("nan"), "max": float("nan")}
+    ordered = sorted(values)
+    pick = lambda q: round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)  # noqa: E731
+    return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99), "max": round(ordered[-1], 3)}
+
+
+def stages(move: Move) -> dict[str, float] | None:
+    if None in (move.applied, move.published, move.pushed, move.delivered):
+        return None
+    return {
+        "client": move.sent - move.intended,
+        "request": move.applied - move.sent,
+        "commit": move.published - move.applied,
+        "broadcast": move.pushed - move.published,
+        "delivery": move.delivered - move.pushed,
+    }
+
+
+def gaps(tables: list[Table]) -> tuple[int, int]:
+    """(lost, duplicated): versions a socket skipped outside a snapshot, events seen twice."""
+    lost = duplicated = 0
+    for table in tables:
+        for seen in table.seen.values():
+            last = None
+            events = set()
+            for kind, version in seen:
+                if kind == "event":
+                    duplicated += version in events
+                    events.add(version)
+                    if last is not None and version > last + 1:
+                        lost += version - last - 1
+                if last is None or version > last:
+                    last = version
+    return lost, duplicated
+
+
+def report(load: Load, tables: list[Table], elapsed: float) -> dict[str, Any]:
+    delivered = [move for move in load.moves if move.delivered is not None]
+    latency = [(move.delivered - move.intended) * 1000 for move in delivered]
+    by_stage = {name: [] for name in STAGES}
+    for move in delivered:
+        split = stages(move)
+        for name, value in (split or {}).items():
+            by_stage[name].append(value * 1000)
+    lost, duplicated = gaps(tables)
+    return {
+        "moves": len(load.moves),
+        "moves_per_second": round(len(load.moves) / elapsed, 1),
+        "undelivered": len(load.moves) - len(delivered),
+        "skipped_slots": load.skipped,
+        "errors": load.errors,
+        "lost_versions": lost,
+        "duplicated_events": duplicated,
+        "latency_ms": percentiles(latency),
+        "stages_ms": {name: percentiles(values) for name, values in by_stage.items()},
+    }
+
+
+# -- clocks ---------------------------------------------------------------------------------
+
+
+async def clock_phase(load: Load, tokens: list[str], count: int) -> dict[str, Any]:
+    """``count`` tables at the shortest clock (30 s) whose players never move."""
+    tables = await bounded(
+        [load.open_table(tokens[2 * i], tokens[2 * i + 1], 30) for i in range(count)], limit=20
+    )
+    deadlines = {}
+    for table in tables:
+        async with load.http.get(
+            f"{load.base}/api/tables/{table.token}", headers=load.headers(table.tokens[0])
+        ) as response:
+            deadlines[table.token] = dt.datetime.fromisoformat((await response.json())["deal"]["deadline"])
+    wait = max(deadlines.values()) - dt.datetime.now(dt.UTC)
+    await asyncio.sleep(wait.total_seconds() + 5)
+    lateness = []
+    for table in tables:
+        async with load.http.get(
+            f"{load.base}/api/tables/{table.token}/moves", headers=load.headers(table.tokens[0])
+        ) as response:
+            moves = (await response.json())["moves"]
+        timed_out = [move for move in moves if move["source"] == "timeout"]
+        if timed_out:
+            applied = dt.datetime.fromisoformat(timed_out[0]["created_at"])
+            lateness.append((applied - deadlines[table.token]).total_seconds())
+    return {
+        "deadlines": count,
+        "timed_out": len(lateness),
+        "early": sum(value < 0 for value in lateness),
+        "lateness_s": percentiles(lateness),
+    }
+
+
+async def bounded(coroutines, limit: int) -> list[Any]:
+    gate = asyncio.Semaphore(limit)
+
+    async def one(coroutine):
+        async with gate:
+            return await coroutine
+
+    return await asyncio.gather(*(one(coroutine) for coroutine in coroutines))
+
+
+def progress(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+async def main(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
+    connector = aiohttp.TCPConnector(limit=args.connections)
+    results: dict[str, Any] = {"tables": args.tables, "rate": args.rate, "duration": args.duration}
+    async with aiohttp.ClientSession(connector=connector) as http:
+        load = Load(args.base, http)
+        if args.tables:
+            tables = await bounded(
+                [
+                    load.open_table(tokens[2 * i], tokens[2 * i + 1], args.turn_seconds)
+                    for i in range(args.tables)
+                ],
+                limit=20,
+            )
+            progress(f"{len(tables)} tables open")
+            await bounded([load.connect(table) for table in tables], limit=50)
+            progress(f"{2 * len(tables)} sockets connected; load for {args.duration:.0f} s")
+            elapsed = await load.run(tables, args.rate, args.duration)
+            results["load"] = report(load, tables, elapsed)
+            for table in tables:
+                for socket in table.sockets.values():
+                    await socket.close()
+        if args.deadlines:
+            progress(f"clock phase: {args.deadlines} tables at 30 s")
+            results["clocks"] = await clock_phase(load, tokens, args.deadlines)
+    return results
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--base", default="http://127.0.0.1:8000")
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--rate", type=float, default=125.0, help="moves per second, all tables together")
+    parser.add_argument("--duration", type=float, default=600.0, help="seconds of load")
+    parser.add_argument("--turn-seconds", type=int, default=600)
+    parser.add_argument("--deadlines", type=int, default=0, help="tables for the clock phase (e.g. 200)")
+    parser.add_argument("--connections", type=int, default=100, help="HTTP connection pool size")
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    arguments = parse(sys.argv[1:])
+    accounts = make_tokens(2 * max(arguments.tables, arguments.deadlines), f"load{int(time.time())}x")
+    outcome = asyncio.run(main(arguments, accounts))
+    print(json.dumps(outcome, indent=2))
