@@ -97,19 +97,30 @@ class Table:
 
 
 class Load:
-    def __init__(self, base: str, http: aiohttp.ClientSession):
-        self.base, self.http = base, http
+    def __init__(self, bases: list[str], http: aiohttp.ClientSession, sockets: aiohttp.ClientSession):
+        self.bases, self.http, self.sockets = bases, http, sockets  # a socket holds its connection
+        self.home: dict[str, str] = {}  # account token -> the server process it talks to
+        self.opened = 0
         self.moves: list[Move] = []
         self.skipped = self.errors = 0
 
     def headers(self, token: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {token}", "Origin": self.base}
+        return {"Authorization": f"Bearer {token}", "Origin": self.base(token)}
+
+    def base(self, token: str) -> str:
+        return self.home.get(token, self.bases[0])
 
     async def post(self, token: str, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        async with self.http.post(self.base + path, json=body, headers=self.headers(token)) as response:
+        async with self.http.post(
+            self.base(token) + path, json=body, headers=self.headers(token)
+        ) as response:
             return response.status, await response.json()
 
     async def open_table(self, first: str, second: str, turn_seconds: int) -> Table:
+        """With several server processes the two players of a table use different ones."""
+        self.opened += 1
+        self.home[first] = self.bases[self.opened % len(self.bases)]
+        self.home[second] = self.bases[(self.opened + 1) % len(self.bases)]
         status, created = await self.post(first, "/api/tables", {"turn_seconds": turn_seconds})
         assert status == 201, created
         token = created["table"]
@@ -121,8 +132,8 @@ class Load:
 
     async def connect(self, table: Table) -> None:
         for seat, token in table.tokens.items():
-            socket = await self.http.ws_connect(
-                f"{self.base}/ws/tables/{table.token}/", headers=self.headers(token), heartbeat=None
+            socket = await self.sockets.ws_connect(
+                f"{self.base(token)}/ws/tables/{table.token}/", headers=self.headers(token), heartbeat=None
             )
             table.sockets[seat] = socket
             first = json.loads((await socket.receive()).data)
@@ -289,7 +300,7 @@ async def clock_phase(load: Load, tokens: list[str], count: int) -> dict[str, An
     deadlines = {}
     for table in tables:
         async with load.http.get(
-            f"{load.base}/api/tables/{table.token}", headers=load.headers(table.tokens[0])
+            f"{load.base(table.tokens[0])}/api/tables/{table.token}", headers=load.headers(table.tokens[0])
         ) as response:
             deadlines[table.token] = dt.datetime.fromisoformat((await response.json())["deal"]["deadline"])
     wait = max(deadlines.values()) - dt.datetime.now(dt.UTC)
@@ -297,7 +308,8 @@ async def clock_phase(load: Load, tokens: list[str], count: int) -> dict[str, An
     lateness = []
     for table in tables:
         async with load.http.get(
-            f"{load.base}/api/tables/{table.token}/moves", headers=load.headers(table.tokens[0])
+            f"{load.base(table.tokens[0])}/api/tables/{table.token}/moves",
+            headers=load.headers(table.tokens[0]),
         ) as response:
             moves = (await response.json())["moves"]
         timed_out = [move for move in moves if move["source"] == "timeout"]
@@ -329,8 +341,11 @@ def progress(text: str) -> None:
 async def main(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
     connector = aiohttp.TCPConnector(limit=args.connections)
     results: dict[str, Any] = {"tables": args.tables, "rate": args.rate, "duration": args.duration}
-    async with aiohttp.ClientSession(connector=connector) as http:
-        load = Load(args.base, http)
+    async with (
+        aiohttp.ClientSession(connector=connector) as http,
+        aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as sockets,
+    ):
+        load = Load(args.base.split(","), http, sockets)
         if args.tables:
             tables = await bounded(
                 [
@@ -357,13 +372,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--base", default="http://127.0.0.1:8000")
+    parser.add_argument("--base", default="http://127.0.0.1:8000", help="comma-separated server processes")
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--rate", type=float, default=125.0, help="moves per second, all tables together")
     parser.add_argument("--duration", type=float, default=600.0, help="seconds of load")
     parser.add_argument("--turn-seconds", type=int, default=600)
     parser.add_argument("--deadlines", type=int, default=0, help="tables for the clock phase (e.g. 200)")
-    parser.add_argument("--connections", type=int, default=100, help="HTTP connection pool size")
+    parser.add_argument("--connections", type=int, default=20, help="HTTP requests in flight at most")
     return parser.parse_args(argv)
 
 

@@ -24,8 +24,6 @@ from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
 
-PUBLISH_TIMEOUT_SECONDS = 5
-
 _server_loop: asyncio.AbstractEventLoop | None = None
 _background: asyncio.AbstractEventLoop | None = None
 _background_lock = threading.Lock()
@@ -67,7 +65,8 @@ def publish_to_player(player_id: int, message: dict[str, Any]) -> None:
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
-    """Send from synchronous code in any thread; never raises (a down Redis must not undo a move)."""
+    """Send from synchronous code in any thread, without waiting; never raises (a down Redis
+    must not undo a committed move)."""
     layer = get_channel_layer()
     if layer is None:
         return
@@ -81,10 +80,18 @@ def _run(make: Callable[[], Awaitable[Any]]) -> None:
     loop = _server_loop if _server_loop is not None and _server_loop.is_running() else None
     if loop is None:
         loop = _background_loop()
-    if _running_loop() is loop:  # already on that loop (async code): do not block it
+    if _running_loop() is loop:  # already on that loop (async code)
         loop.create_task(_as_coroutine(make))
         return
-    asyncio.run_coroutine_threadsafe(_as_coroutine(make), loop).result(timeout=PUBLISH_TIMEOUT_SECONDS)
+    # Not waited for: a request thread must not queue behind a busy event loop. Sends from one
+    # thread keep their order (the loop takes them first in, first out).
+    future = asyncio.run_coroutine_threadsafe(_as_coroutine(make), loop)
+    future.add_done_callback(_log_failure)
+
+
+def _log_failure(future) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.error("could not publish", exc_info=future.exception())
 
 
 async def _as_coroutine(make: Callable[[], Awaitable[Any]]) -> Any:
