@@ -17,7 +17,9 @@ def generate_keys() -> tuple[str, str]:
     """(public, private): the public key as browsers take it (applicationServerKey, the
     uncompressed P-256 point) and the private key as its raw 32-byte scalar, both base64url."""
     key = ec.generate_private_key(ec.SECP256R1())
-    public = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    public = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
     private = key.private_numbers().private_value.to_bytes(32, "big")
     return b64url(public), b64url(private)
 
