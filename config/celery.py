@@ -8,6 +8,7 @@ same periodic tasks in the server's process.
 import os
 
 from celery import Celery
+from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -25,6 +26,16 @@ PERIODIC_TASKS = {
     "tables.tasks.remind_slow_turns": 30.0,
     "tables.tasks.send_digests": 300.0,
 }
+# Clocks have a queue of their own: a backlog of alerts or bot moves never delays a timeout.
+# Every worker consumes both queues unless told otherwise (see README, "Production").
+CLOCK_QUEUE = "clocks"
+app.conf.task_queues = (Queue("celery"), Queue(CLOCK_QUEUE))
+app.conf.task_default_queue = "celery"
+app.conf.task_routes = {
+    "tables.tasks.expire_turn": {"queue": CLOCK_QUEUE},
+    "tables.tasks.sweep_overdue": {"queue": CLOCK_QUEUE},
+}
+
 # A sweep that waited longer than its period is superseded by the next one: drop it.
 app.conf.beat_schedule = {
     name.rsplit(".", 1)[1]: {"task": name, "schedule": seconds, "options": {"expires": seconds}}

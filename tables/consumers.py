@@ -39,6 +39,7 @@ BURST = 20  # messages a client may send at once
 REFILL_PER_SECOND = 10
 FLOOD_LIMIT = 40  # refused messages within FLOOD_WINDOW_SECONDS before the socket is closed
 FLOOD_WINDOW_SECONDS = 10
+SITE_EVERY_BEATS = 4  # a table socket refreshes "seen on the site" every fourth heartbeat
 
 
 # None: decide by database. Tests set True: pool threads keep their own connections open.
@@ -188,7 +189,9 @@ class TableConsumer(LiveConsumer):
 
     async def beat(self) -> None:
         if self.player is not None:
-            await db(presence.touch_table)(self.player.pk, self.table_id, visible=self.visible)
+            self.beats = getattr(self, "beats", 0) + 1
+            site = self.beats % SITE_EVERY_BEATS == 0  # one write per heartbeat, not two
+            await db(presence.touch_table)(self.player.pk, self.table_id, visible=self.visible, site=site)
 
     # -- server to client ------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from . import embedded
 
 log = logging.getLogger(__name__)
 
-ETA_HORIZON_SECONDS = 15 * 60
+ETA_HORIZON_SECONDS = 120  # live clocks (30 s to 90 s); longer ones are the sweeper's
 
 
 def _bot_task():

@@ -17,13 +17,16 @@ from tables.models import Table
 
 from .models import Activity, TablePresence
 
-HEARTBEAT_SECONDS = 20
-LEASE_SECONDS = 50
+HEARTBEAT_SECONDS = 30
+LEASE_SECONDS = 75  # two heartbeats and a margin
 
 
-def touch_table(player_id: int, table_id: int, *, visible: bool | None, online: bool = True) -> None:
+def touch_table(
+    player_id: int, table_id: int, *, visible: bool | None, online: bool = True, site: bool = True
+) -> None:
     """A socket of ``player_id`` at the table is open (``online``) or closing; ``visible``: the
-    page became visible (True), hidden (False), or is unchanged (None)."""
+    page became visible (True), hidden (False), or is unchanged (None). ``site``: also count it
+    as seen on the site (heartbeats do so only now and then: minutes are precise enough)."""
     now = timezone.now()
     until = now + dt.timedelta(seconds=LEASE_SECONDS) if online else now
     changes: dict[str, Any] = {"last_seen": now, "online_until": until}
@@ -36,7 +39,8 @@ def touch_table(player_id: int, table_id: int, *, visible: bool | None, online: 
         TablePresence.objects.bulk_create(
             [TablePresence(player_id=player_id, table_id=table_id, **changes)], ignore_conflicts=True
         )
-    touch_site(player_id, now)
+    if site:
+        touch_site(player_id, now)
 
 
 def touch_site(player_id: int, now: dt.datetime | None = None) -> None:
