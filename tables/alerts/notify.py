@@ -24,7 +24,7 @@ from tables.errors import NotFound
 from tables.models import ChatMessage, Deal, Match, Player, Table
 
 from . import emails, prefs, presence, push
-from .models import SentAlert
+from .models import SentAlert, TablePresence
 from .texts import RESULTS, duration, language, render
 
 log = logging.getLogger(__name__)
@@ -195,6 +195,8 @@ def _push(alert: Alert) -> None:
 
 
 def _email_when_away(alert: Alert, now: dt.datetime, deferred: bool) -> set[str]:
+    if alert.kind == "your_move" and _emailed_since_last_look(alert):
+        return set()  # one "your move" email per table until the player comes to look
     away = dt.timedelta(seconds=settings.ALERT_EMAIL_AWAY_SECONDS)
     last_seen = presence.last_seen_anywhere(alert.player.pk)
     if last_seen is not None and now - last_seen < away:
@@ -206,6 +208,18 @@ def _email_when_away(alert: Alert, now: dt.datetime, deferred: bool) -> set[str]
     title, body = alert.texts()
     emails.send_alert_email(alert.player, alert.kind, title, body, alert.url)
     return {"email"}
+
+
+def _emailed_since_last_look(alert: Alert) -> bool:
+    looked = (
+        TablePresence.objects.filter(player=alert.player, table=alert.table)
+        .values_list("looked_at", flat=True)
+        .first()
+    )
+    earlier = SentAlert.objects.filter(
+        player=alert.player, table=alert.table, kind="your_move", channel="email"
+    )
+    return (earlier.filter(created_at__gt=looked) if looked else earlier).exists()
 
 
 def _later(alert: Alert, when: dt.datetime) -> None:

@@ -120,6 +120,19 @@ def test_email_waits_until_the_player_has_been_away(alice, bob, later, settings)
     assert len(mail.outbox) == 1
 
 
+def test_one_your_move_email_per_table_until_the_player_looks(alice, bob):
+    alert, table = _your_move(alice, bob)
+    assert "email" in notify.deliver(alert)
+    next_turn = notify.Alert("your_move", alert.player, table, alert.occasion + "-next", alert.context)
+    assert "email" not in notify.deliver(next_turn)  # still away, never looked: no second email
+    presence.touch_table(alert.player.pk, table.pk, visible=True)
+    presence.touch_table(alert.player.pk, table.pk, visible=False)
+    Activity.objects.filter(player=alert.player).update(last_seen=timezone.now() - LONG_AGO)
+    third = notify.Alert("your_move", alert.player, table, alert.occasion + "-third", alert.context)
+    assert "email" in notify.deliver(third)
+    assert len(mail.outbox) == 2
+
+
 def test_a_put_off_alert_is_dropped_once_the_turn_was_played(alice, bob):
     alert, table = _your_move(alice, bob)
     Deal.objects.filter(pk=table.current_deal_id).update(deadline=timezone.now() + dt.timedelta(hours=3))
