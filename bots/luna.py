@@ -2,7 +2,7 @@
 
 For each decision LUNA
 1. lists a few candidate moves, CARMEN's choice first (CARMEN's ranking prunes
-   the discards; the best knock joins them when one is legal),
+   the discards; a knock is a candidate only where CARMEN would knock),
 2. deals the opponent's hidden cards and the stock order many times, consistently
    with what it saw: cards the opponent took and still holds are fixed; cards
    related to what it threw or declined are less likely, cards related to what
@@ -117,9 +117,10 @@ class Search:
         if can_knock and deadwood == 0:
             return finish_action(view, knock_card, knock=True)
         options = [(card, False) for _, card in ranked_discards(know)[:DISCARD_CANDIDATES]]
-        if can_knock:
-            carmen_knocks = deadwood <= knock_ceiling(know, view.ruleset.undercut_bonus, self.match)
-            options.insert(0 if carmen_knocks else len(options), (knock_card, True))
+        # LUNA knocks only where CARMEN would, and may wait instead: its play-outs model an
+        # opponent that knocks at once, so they miss the undercuts a patient opponent prepares.
+        if can_knock and deadwood <= knock_ceiling(know, view.ruleset.undercut_bonus, self.match):
+            options.insert(0, (knock_card, True))
         moves = [self.discard_move(card, knocks) for card, knocks in options]
         card, knocks = options[self.pick(moves, samples, rng)]
         return finish_action(view, card, knock=knocks)
