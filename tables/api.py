@@ -13,6 +13,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
 from ninja.responses import Status
 from ninja.security import APIKeyCookie, HttpBearer
 from pydantic import Field
@@ -22,6 +23,7 @@ import rules
 from . import identity, payloads, services
 from .errors import Forbidden, NotAuthenticated, NotFound, ServiceError, StaleVersion
 from .models import ApiToken, Deal, Match, Player, Table
+from .text_input import nul_location
 
 
 class Caller:
@@ -51,7 +53,19 @@ class BrowserSession(APIKeyCookie):
         return Caller(identity.player_for_request(request), "session")
 
 
+class TextParser(Parser):
+    """JSON bodies, refused with a 400 naming the field when a string holds a NUL character."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        data = super().parse_body(request)
+        location = nul_location(data)
+        if location is not None:
+            raise ValidationError([{"loc": ("body", *location), "msg": "must not contain a NUL character"}])
+        return data
+
+
 api = NinjaAPI(
+    parser=TextParser(),
     title="Ginmesa API",
     version="1",
     description="Gin Rummy at persistent tables. See docs/api.md for versions, errors and auth.",
@@ -104,6 +118,8 @@ def _unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResp
 
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    if isinstance(exc.__cause__, ValidationError):  # ninja wraps what TextParser refused
+        return _invalid_input(request, exc.__cause__)
     if exc.status_code == 400:  # ninja's "Cannot parse request body"
         return _error(request, 400, "invalid_json", "The request body is not valid JSON.", field="body")
     code = "csrf_failed" if exc.status_code == 403 else "error"

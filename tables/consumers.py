@@ -27,6 +27,7 @@ from .alerts import notify, presence
 from .errors import NotFound, ServiceError, StaleVersion
 from .models import ChatMessage, Player, Table
 from .socket_auth import SocketCaller, resolve_caller
+from .text_input import nul_location
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +121,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             content = json.loads(text_data or bytes_data or "")
         except (TypeError, ValueError):
             await self.send_error(400, "invalid_json", "Messages are JSON objects.")
+            return
+        location = nul_location(content)
+        if location is not None:
+            field = ".".join(location) or "message"
+            await self.send_error(400, "invalid_input", f"{field}: must not contain a NUL character")
             return
         await self.receive_json(content)
 

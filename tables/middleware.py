@@ -1,8 +1,11 @@
-"""Writes the signed guest cookie on the response that created a guest."""
+"""Request-level middleware: the guest cookie, and refusing NUL characters before any view."""
 
 from __future__ import annotations
 
+from django.http import JsonResponse
+
 from .identity import remember_new_guest
+from .text_input import request_nul_field
 
 
 class GuestCookieMiddleware:
@@ -13,3 +16,17 @@ class GuestCookieMiddleware:
         response = self.get_response(request)
         remember_new_guest(request, response)
         return response
+
+
+class RefuseNulCharactersMiddleware:
+    """A NUL in the URL, query or a form field gets a 400 naming the field, before any view runs."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        field = request_nul_field(request)
+        if field is not None:
+            detail = f"{field}: must not contain a NUL character"
+            return JsonResponse({"error": "invalid_input", "detail": detail, "field": field}, status=400)
+        return self.get_response(request)

@@ -7,11 +7,12 @@ import asyncio
 import json
 
 import pytest
+from channels.db import database_sync_to_async
 from django.test import Client
 
 from tables import consumers, engine, services
 from tables.identity import issue_api_token
-from tables.models import Table
+from tables.models import ChatMessage, Table
 from tests.tables.helpers import cards_in, make_account_client, secret_cards, started, to_play
 
 from .helpers import communicator, comparable, connect, drain, receive, receive_type, run, sync
@@ -265,6 +266,13 @@ def test_invalid_messages_get_errors_not_a_crash(alice, bob):
         assert (await receive_type(socket, "error"))["code"] == "unknown_type"
         await socket.send_json_to({"type": "move", "action": 5})
         assert (await receive_type(socket, "error"))["code"] == "invalid_input"
+        await socket.send_json_to({"type": "chat", "text": "hi\x00", "channel": "players"})
+        refused = await receive_type(socket, "error")
+        assert (refused["code"], refused["detail"]) == (
+            "invalid_input",
+            "text: must not contain a NUL character",
+        )
+        assert not await database_sync_to_async(ChatMessage.objects.exists)()
         await socket.send_json_to({"type": "ping"})
         assert (await receive_type(socket, "pong"))["type"] == "pong"
         await socket.disconnect()
