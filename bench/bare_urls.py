@@ -1,0 +1,11 @@
+"""One bare JSON view: what Django alone costs per request, beside the table-state endpoint."""
+
+from django.http import JsonResponse
+from django.urls import path
+
+
+def hello(request):
+    return JsonResponse({"ok": True, "version": 1})
+
+
+urlpatterns = [path("bare/", hello)]

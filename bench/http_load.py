@@ -1,0 +1,108 @@
+"""HTTP benchmark: GET /api/tables/{token} (the table state, full middleware, its queries, a
+bearer token) against a bare Django JSON view, both under daphne on loopback, measured with wrk
+in the same run. A benchmark, not a test: see bench/README.md for the command and figures.
+
+    .venv/bin/python -m bench.http_load [--seconds 20] [--connections 32] [--threads 2]
+
+The database is a fresh SQLite file in a temporary directory unless DATABASE_URL is set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from tests.tables.live import servers
+
+SETUP = """
+from django.contrib.auth import get_user_model
+from tables import identity, services
+users = [get_user_model().objects.create_user(username=n, email=f"{n}@example.com") for n in ("alice", "bob")]
+alice, bob = (identity.player_for_user(user) for user in users)
+table = services.create_table(alice)
+services.join_table(table.pk, bob)
+services.start_match(table.pk, alice)
+print("TABLE", table.invite_token, "TOKEN", identity.issue_api_token(users[0], "bench")[1])
+"""
+
+
+def run_manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [servers.PYTHON, "manage.py", *args], cwd=servers.ROOT, env=env, capture_output=True, text=True
+    )
+    if done.returncode:
+        sys.exit(done.stderr[-2000:])
+    return done.stdout
+
+
+def wrk(url: str, seconds: int, connections: int, threads: int, token: str | None = None) -> dict[str, float]:
+    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url]
+    if token:
+        command[1:1] = ["-H", f"Authorization: Bearer {token}"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return {
+        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        "p50_ms": _ms(re.search(r"50%\s+([\d.]+\w+)", out).group(1)),
+        "p99_ms": _ms(re.search(r"99%\s+([\d.]+\w+)", out).group(1)),
+        "non_2xx": float(m.group(1)) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0.0,
+    }
+
+
+def _ms(text: str) -> float:
+    value, unit = re.match(r"([\d.]+)(\w+)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=int, default=20)
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=2)
+    options = parser.parse_args()
+    workdir = Path(tempfile.mkdtemp(prefix="ginmesa-bench-"))
+    url = os.environ.get("DATABASE_URL") or f"sqlite:////{workdir}/bench.sqlite3"
+    env = servers.child_env(
+        DATABASE_URL=url,
+        DEBUG="false",
+        SECRET_KEY="bench-" + "x" * 40,
+        ALLOWED_HOSTS="127.0.0.1",
+        LOG_LEVEL="WARNING",
+    )
+    run_manage(env, "migrate", "--noinput")
+    words = run_manage(env, "shell", "-c", SETUP).split()
+    table, token = words[words.index("TABLE") + 1], words[words.index("TOKEN") + 1]
+    results = {}
+    for name, settings_module, path, auth in [
+        ("table state", "config.settings", f"/api/tables/{table}", token),
+        ("bare Django JSON view", "bench.bare_settings", "/bare/", None),
+    ]:
+        port = servers.free_port()
+        log = workdir / f"{port}.log"
+        server = servers.daphne(port, {**env, "DJANGO_SETTINGS_MODULE": settings_module}, log)
+        try:
+            time.sleep(1)
+            wrk(f"http://127.0.0.1:{port}{path}", 3, options.connections, options.threads, auth)  # warm-up
+            results[name] = wrk(
+                f"http://127.0.0.1:{port}{path}", options.seconds, options.connections, options.threads, auth
+            )
+        finally:
+            servers.stop(server)
+    shutil.rmtree(workdir, ignore_errors=True)
+    state, bare = results["table state"], results["bare Django JSON view"]
+    for name, figures in results.items():
+        print(
+            f"{name}: {figures['rps']:.0f} req/s, p50 {figures['p50_ms']:.1f} ms, "
+            f"p99 {figures['p99_ms']:.1f} ms, non-2xx {figures['non_2xx']:.0f}"
+        )
+    print(f"ratio table state / bare: {state['rps'] / bare['rps']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
