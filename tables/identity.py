@@ -11,10 +11,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from .errors import BadRequest
 from .models import ApiToken, ChatMessage, ChatMute, Move, Player, Table
@@ -28,6 +29,7 @@ NAME_MAX_LENGTH = 40
 
 _CACHE_ATTR = "_ginmesa_player"
 _NEW_GUEST_ATTR = "_ginmesa_new_guest"
+_PROFILE_LANGUAGE_ATTR = "_ginmesa_profile_language"
 
 
 def clean_display_name(name: object) -> str:
@@ -43,8 +45,22 @@ def player_for_user(user) -> Player:
     player = Player.objects.filter(user=user).first()
     if player is None:
         default_name = (user.get_username() or "").split("@")[0] or "player"
-        player = Player.objects.create(user=user, display_name=default_name[:NAME_MAX_LENGTH])
+        player = Player.objects.create(
+            user=user, display_name=default_name[:NAME_MAX_LENGTH], language=current_language()
+        )
     return player
+
+
+def current_language() -> str:
+    """The language this request is answered in (browser or switch), as a new profile's default."""
+    language = (translation.get_language() or "").split("-")[0]
+    return language if language in Player.Language.values else Player.Language.SPANISH
+
+
+def remember_profile_language(request: HttpRequest, player: Player) -> None:
+    """At log-in on a browser that never chose a language, answer in the profile's language."""
+    if settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
+        setattr(request, _PROFILE_LANGUAGE_ATTR, player.language)
 
 
 def guest_for_request(request: HttpRequest) -> Player | None:
@@ -80,7 +96,11 @@ def player_for_request(request: HttpRequest) -> Player | None:
 
 def become_guest(request: HttpRequest, name: object) -> Player:
     """A new guest for this browser; GuestCookieMiddleware writes its cookie on the response."""
-    guest = Player.objects.create(display_name=clean_display_name(name), guest_key=secrets.token_urlsafe(32))
+    guest = Player.objects.create(
+        display_name=clean_display_name(name),
+        guest_key=secrets.token_urlsafe(32),
+        language=current_language(),
+    )
     request.session[SESSION_PLAYER_KEY] = guest.pk
     setattr(request, _CACHE_ATTR, guest)
     setattr(request, _NEW_GUEST_ATTR, guest)
@@ -88,6 +108,9 @@ def become_guest(request: HttpRequest, name: object) -> Player:
 
 
 def remember_new_guest(request: HttpRequest, response: HttpResponse) -> None:
+    language = getattr(request, _PROFILE_LANGUAGE_ATTR, None)
+    if language:
+        response.set_cookie(settings.LANGUAGE_COOKIE_NAME, language, samesite="Lax")
     guest = getattr(request, _NEW_GUEST_ATTR, None)
     if guest is not None and guest.guest_key:
         response.set_signed_cookie(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from allauth.account.signals import user_logged_in, user_signed_up
 from django.dispatch import receiver
 
-from .identity import adopt_guest
+from .identity import adopt_guest, player_for_user, remember_profile_language
 
 
 @receiver(user_signed_up, dispatch_uid="tables.adopt_guest_on_signup")
@@ -18,3 +18,4 @@ def _adopt_on_signup(sender, request, user, **kwargs) -> None:
 def _adopt_on_login(sender, request, user, **kwargs) -> None:
     if request is not None:
         adopt_guest(request, user)
+        remember_profile_language(request, player_for_user(user))

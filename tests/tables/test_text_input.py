@@ -47,7 +47,7 @@ def test_a_url_or_query_with_nul_is_refused_before_any_view():
 @pytest.mark.django_db
 def test_a_form_field_with_nul_is_refused_and_no_table_is_opened():
     client = Client()
-    response = client.post("/tables/new/", {"name": "Ann\x00", "ruleset": "playgridia"})
+    response = client.post("/new/", {"name": "Ann\x00", "ruleset": "playgridia"})
     assert response.status_code == 400
     assert response.json()["field"] == "name"
     assert Table.objects.count() == 0
