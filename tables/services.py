@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import logging
 import zoneinfo
 from dataclasses import dataclass, field
 from functools import partial
@@ -20,6 +21,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 import rules
 
@@ -27,6 +29,8 @@ from . import engine, identity, scheduling
 from .errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited, StaleVersion, TooLarge
 from .events import publish_table_event
 from .models import ChatMessage, ChatMute, Deal, Match, Move, Player, Table
+
+log = logging.getLogger(__name__)
 
 CHAT_RATE_COUNT = 5
 CHAT_RATE_SECONDS = 10
@@ -570,12 +574,16 @@ def _clean_chat_text(text: object) -> str:
 def _count_chat(author: Player) -> None:
     """At most CHAT_RATE_COUNT messages per CHAT_RATE_SECONDS per player (cache: locmem or Redis)."""
     key = f"chat-rate:{author.pk}"
-    cache.add(key, 0, timeout=CHAT_RATE_SECONDS)
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=CHAT_RATE_SECONDS)
-        count = 1
+        cache.add(key, 0, timeout=CHAT_RATE_SECONDS)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, timeout=CHAT_RATE_SECONDS)
+            count = 1
+    except RedisError:  # the cache is down: chat stays usable, unlimited until it is back
+        log.warning("chat rate limit skipped: the cache is unavailable")
+        return
     if count > CHAT_RATE_COUNT:
         raise RateLimited(
             f"Slow down: at most {CHAT_RATE_COUNT} messages in {CHAT_RATE_SECONDS} seconds.",
