@@ -5,21 +5,10 @@ versions never go back, and replaying the log through the engine gives the store
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 
 from tables.models import Deal, Move
-from tests.tables.helpers import assert_deals_replay, make_account_client
-
-
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def _clean_cache():
-    cache.clear()
-    yield
+from tests.tables.conftest import _clean_cache, _fast_passwords, alice, bob  # noqa: F401  (fixtures)
+from tests.tables.helpers import assert_deals_replay
 
 
 def assert_versions_rise_by_one(deals: list[Deal]) -> None:
@@ -43,13 +32,3 @@ def _every_deal_is_whole(request):
             return
         assert_versions_rise_by_one(deals)
         assert_deals_replay(deals)
-
-
-@pytest.fixture
-def alice(db):
-    return make_account_client("alice@example.com")
-
-
-@pytest.fixture
-def bob(db):
-    return make_account_client("bob@example.com")
