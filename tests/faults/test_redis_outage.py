@@ -1,0 +1,142 @@
+"""A private Redis (channel layer, cache and Celery broker of a daphne and a Celery worker with beat)
+stopped for 10 s while two programs play over HTTP with their sockets open: every move either
+commits or fails with a JSON error, nothing is half-applied; once Redis is back each client is
+in sync with the table's version within 5 s (its socket, or a reconnected one, answers `hello`
+with a snapshot), and the clock works again: an expired turn is played by the sweeper."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import signal
+import time
+
+import aiohttp
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from tables import identity, services
+from tables.models import Deal, Table
+from tests.tables.helpers import choose_action
+from tests.tables.live import servers
+from tests.tables.live.clocks import wait_for_version
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.faults,
+    pytest.mark.skipif(not settings.REDIS_URL, reason="needs redis-server and REDIS_URL (.ci/run sets it)"),
+]
+OUTAGE_SECONDS = 10
+RESYNC_SECONDS = 5
+
+
+def start_redis(port: int, log) -> object:
+    args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    process = servers.start(args, {}, log)
+    servers.wait_for_port(port, process, log)
+    return process
+
+
+def two_programs_at_a_table() -> tuple[str, dict[int, str]]:
+    users = [get_user_model().objects.create_user(username=n, email=f"{n}@example.com") for n in ("al", "bo")]
+    players = [identity.player_for_user(user) for user in users]
+    table = services.create_table(players[0], turn_seconds=600)
+    services.join_table(table.pk, players[1])
+    services.start_match(table.pk, players[0])
+    return table.invite_token, {seat: identity.issue_api_token(users[seat], "program")[1] for seat in (0, 1)}
+
+
+class Program:
+    def __init__(self, http: aiohttp.ClientSession, base: str, token: str):
+        self.http, self.base, self.token = http, base, token
+        self.headers = {"Authorization": f"Bearer {token}", "Origin": base}
+        self.socket = None
+
+    async def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        async with self.http.request(
+            method, self.base + "/api" + path, json=body, headers=self.headers
+        ) as reply:
+            return reply.status, json.loads(await reply.text() or "{}")
+
+    async def open_socket(self, table: str) -> dict:
+        self.socket = await self.http.ws_connect(f"{self.base}/ws/tables/{table}/", headers=self.headers)
+        return await self.next_snapshot()
+
+    async def next_snapshot(self) -> dict:
+        while True:
+            frame = await self.socket.receive(timeout=RESYNC_SECONDS)
+            if frame.type != aiohttp.WSMsgType.TEXT:
+                raise ConnectionError("socket closed")
+            message = json.loads(frame.data)
+            if message["type"] == "snapshot":
+                return message
+
+    async def resync(self, table: str, version: int) -> int:
+        """The version this client knows after saying hello (reconnecting if its socket died)."""
+        try:
+            await self.socket.send_json({"type": "hello", "version": version})
+            return (await self.next_snapshot())["version"]
+        except (TimeoutError, ConnectionError, ConnectionResetError, RuntimeError):
+            return (await self.open_socket(table))["version"]
+
+
+async def play_during_outage(programs: dict[int, Program], table: str, until: float) -> list[int]:
+    statuses = []
+    while time.monotonic() < until:
+        _, state = await programs[0].call("GET", f"/tables/{table}")
+        seat = state["deal"]["view"]["to_play"]
+        _, mine = await programs[seat].call("GET", f"/tables/{table}")
+        body = {
+            "action": choose_action(mine["deal"]["view"], len(statuses)),
+            "expected_version": mine["version"],
+        }
+        status, reply = await programs[seat].call(
+            "POST", f"/tables/{table}/moves", {**body, "client_move_id": f"o{mine['version']}"}
+        )
+        assert status == 200 or reply.get("detail"), f"{status} without a message"
+        statuses.append(status)
+    return statuses
+
+
+def test_redis_outage_while_two_clients_play(django_db_setup, tmp_path) -> None:
+    redis_port, web_port = servers.free_port(), servers.free_port()
+    redis_url = f"redis://127.0.0.1:{redis_port}/0"
+    redis = start_redis(redis_port, tmp_path / "redis.log")
+    env = servers.child_env(DATABASE_URL=servers.database_url(), REDIS_URL=redis_url, DEBUG="true")
+    web = servers.daphne(web_port, env, tmp_path / "daphne.log")
+    worker = servers.celery_worker(env, tmp_path / "worker.log", beat=True)
+    table, tokens = two_programs_at_a_table()
+    restarted = []
+    try:
+        asyncio.run(outage(table, tokens, f"http://127.0.0.1:{web_port}", redis, restarted, tmp_path))
+        check_the_clock_resumes(table)
+    finally:
+        for process in (worker, web, redis, *restarted):
+            servers.stop(process)
+
+
+async def outage(table: str, tokens: dict[int, str], base: str, redis, restarted: list, tmp_path) -> None:
+    """Both sockets open; Redis killed; play for OUTAGE_SECONDS; Redis back on its port; resync."""
+    port = int(redis.args[redis.args.index("--port") + 1])
+    async with aiohttp.ClientSession() as http:
+        programs = {seat: Program(http, base, token) for seat, token in tokens.items()}
+        for program in programs.values():
+            await program.open_socket(table)
+        servers.stop(redis, signal.SIGKILL)
+        statuses = await play_during_outage(programs, table, time.monotonic() + OUTAGE_SECONDS)
+        assert statuses.count(200) >= 3, f"moves while Redis was down: {statuses}"
+        restarted.append(start_redis(port, tmp_path / "redis-2.log"))
+        back = time.monotonic()
+        stored = await asyncio.to_thread(lambda: Table.objects.get(invite_token=table).version)
+        for program in programs.values():
+            assert await program.resync(table, stored - 1) == stored
+        assert time.monotonic() - back <= RESYNC_SECONDS + 1
+
+
+def check_the_clock_resumes(table_token: str) -> None:
+    table = Table.objects.get(invite_token=table_token)
+    Deal.objects.filter(pk=table.current_deal_id).update(deadline=timezone.now() + dt.timedelta(seconds=1))
+    wait_for_version(table, table.version + 1, seconds=settings.SWEEP_SECONDS + 20)
