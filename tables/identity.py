@@ -42,13 +42,13 @@ def clean_display_name(name: object) -> str:
 
 
 def player_for_user(user) -> Player:
-    player = Player.objects.filter(user=user).first()
-    if player is None:
+    try:  # get(), not first(): a one-to-one lookup needs no ORDER BY
+        return Player.objects.get(user=user)
+    except Player.DoesNotExist:
         default_name = (user.get_username() or "").split("@")[0] or "player"
-        player = Player.objects.create(
+        return Player.objects.create(
             user=user, display_name=default_name[:NAME_MAX_LENGTH], language=current_language()
         )
-    return player
 
 
 def current_language() -> str:
@@ -172,12 +172,10 @@ def issue_api_token(user, name: str = "") -> tuple[ApiToken, str]:
 
 
 def player_for_api_token(raw: str) -> Player | None:
-    token = (
-        ApiToken.objects.select_related("user")
-        .filter(token_hash=_hash_token(raw), revoked_at__isnull=True, user__is_active=True)
-        .first()
-    )
-    if token is None:
+    live = ApiToken.objects.select_related("user").filter(revoked_at__isnull=True, user__is_active=True)
+    try:  # token_hash is unique: get() spares the ORDER BY that first() adds
+        token = live.get(token_hash=_hash_token(raw))
+    except ApiToken.DoesNotExist:
         return None
     now = timezone.now()
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:

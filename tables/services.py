@@ -626,14 +626,11 @@ def get_table(ref: TableRef) -> Table:
     if isinstance(ref, Table):
         ref = ref.pk
     lookup = {"pk": ref} if isinstance(ref, int) else {"invite_token": ref}
-    table = (
-        Table.objects.select_related("seat0", "seat1", "owner", "current_deal__match")
-        .filter(**lookup)
-        .first()
-    )
-    if table is None:
-        raise NotFound("There is no such table.")
-    return table
+    rows = Table.objects.select_related("seat0", "seat1", "owner", "current_deal__match")
+    try:  # get(), not first(): a unique lookup needs no ORDER BY, the hot path of every read
+        return rows.get(**lookup)
+    except (Table.DoesNotExist, ValueError):
+        raise NotFound("There is no such table.") from None
 
 
 def lobby_tables(limit: int = 50) -> list[Table]:
