@@ -174,6 +174,7 @@ def draw_low_hand(draw, taken):
         if (room <= 3 and draw(st.booleans())) or not fitting:
             top_rank = 3 if room >= 3 else 5  # at most 10 points of loose cards
             loose = [card for card in CARDS if card.rank <= top_rank and card not in hand | taken]
+            assume(len(loose) >= room)
             hand |= set(draw_some(draw, loose, room))
         else:
             hand |= draw(st.sampled_from(fitting))
@@ -190,7 +191,7 @@ def draw_near_hand(draw, knocker):
             card.rank == k.rank or (card.suit == k.suit and abs(card.rank - k.rank) <= 2) for k in knocker
         )
     ]
-    from_near = draw(st.integers(4, 10))
+    from_near = draw(st.integers(min(4, len(near)), min(10, len(near))))  # a clustered knocker has few
     defender = draw_some(draw, near, from_near)
     rest = [card for card in CARDS if card not in knocker and card not in defender]
     return defender + draw_some(draw, rest, 10 - from_near)
