@@ -23,6 +23,7 @@ app.autodiscover_tasks(["bots"])  # bots is a plain package, not a Django app
 PERIODIC_TASKS = {
     "tables.tasks.sweep_overdue": float(settings.SWEEP_SECONDS),
     "tables.tasks.kick_stalled_bots": 10.0,
+    "tables.tasks.sweep_rematch_offers": 15.0,  # an offer lasts 10 minutes or more: 15 s late is fine
     "tables.tasks.remind_slow_turns": 30.0,
     "tables.tasks.send_digests": 300.0,
 }

@@ -7,6 +7,7 @@ match row stores the engine's match record. Only tables.services writes these ro
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 
 from django.conf import settings
@@ -90,6 +91,9 @@ class Table(models.Model):
 
     TURN_CLOCKS = (30, 45, 60, 90, 600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
     DEFAULT_TURN_SECONDS = 24 * 3600
+    # A rematch offer stands at least this long, and as long as a turn where turns are longer:
+    # at a slow table the opponent may be offline for days and must still find the offer.
+    REMATCH_OFFER_MIN_SECONDS = 600
 
     owner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="owned_tables")
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
@@ -109,6 +113,7 @@ class Table(models.Model):
     version = models.PositiveIntegerField(default=0)
     rematch_offered_by = models.PositiveSmallIntegerField(null=True, blank=True)
     rematch_declined_by = models.PositiveSmallIntegerField(null=True, blank=True)
+    rematch_offered_at = models.DateTimeField(null=True, blank=True, db_index=True)  # the standing offer
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -133,6 +138,14 @@ class Table(models.Model):
 
     def seat_player_id(self, seat: int) -> int | None:
         return self.seat0_id if seat == 0 else self.seat1_id
+
+    @property
+    def rematch_expires_at(self) -> dt.datetime | None:
+        """When the standing rematch offer lapses; None without one."""
+        if self.rematch_offered_by is None or self.rematch_offered_at is None:
+            return None
+        lifetime = max(self.REMATCH_OFFER_MIN_SECONDS, self.turn_seconds)
+        return self.rematch_offered_at + dt.timedelta(seconds=lifetime)
 
 
 class Match(models.Model):

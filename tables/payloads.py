@@ -65,7 +65,11 @@ def table_state(table: Table, viewer: Player | None) -> dict[str, Any]:
         "seats": [player_summary(player) for player in table.seats],
         "match": None if deal is None else match_state(deal.match),
         "deal": None if deal is None else deal_state(deal, seat),
-        "rematch": {"offered_by": table.rematch_offered_by, "declined_by": table.rematch_declined_by},
+        "rematch": {
+            "offered_by": table.rematch_offered_by,
+            "declined_by": table.rematch_declined_by,
+            "expires_at": expires.isoformat() if (expires := table.rematch_expires_at) else None,
+        },
     }
 
 

@@ -483,9 +483,12 @@ def sweep_overdue(now: dt.datetime | None = None) -> int:
 # -- rematch -------------------------------------------------------------------------------
 
 
+REMATCH_FIELDS = ("rematch_offered_by", "rematch_declined_by", "rematch_offered_at")
+
+
 def offer_rematch(table_ref: TableRef, actor: Player) -> Outcome:
-    """After a match, offer another at the same table; a bot accepts at once. The offer stays
-    until answered, however long the opponent is away."""
+    """After a match, offer another at the same table; a bot accepts at once. The offer stands
+    until answered or until ``Table.rematch_expires_at``, when the sweeper withdraws it."""
     with transaction.atomic():
         table = _lock_table(table_ref)
         seat = _seat_of(table, actor)
@@ -493,12 +496,13 @@ def offer_rematch(table_ref: TableRef, actor: Player) -> Outcome:
         if table.rematch_offered_by == 1 - seat:
             return _accept(table, seat)
         if table.rematch_offered_by == seat:
-            return Outcome(table, seat)  # asking twice changes nothing
+            return Outcome(table, seat)  # asking twice changes nothing, not even the expiry
         table.rematch_offered_by, table.rematch_declined_by = seat, None
+        table.rematch_offered_at = timezone.now()
         opponent = table.seats[1 - seat]
         if opponent is not None and opponent.is_bot:
             return _accept(table, 1 - seat, caller_seat=seat)
-        _bump(table, "rematch_offered_by", "rematch_declined_by")
+        _bump(table, *REMATCH_FIELDS)
         _after_commit(table, None, "rematch")
         return Outcome(table, seat)
 
@@ -521,7 +525,8 @@ def _answer_rematch(table_ref: TableRef, actor: Player, *, accept: bool) -> Outc
         if accept:
             return _accept(table, seat)
         table.rematch_offered_by, table.rematch_declined_by = None, seat
-        _bump(table, "rematch_offered_by", "rematch_declined_by")
+        table.rematch_offered_at = None
+        _bump(table, *REMATCH_FIELDS)
         _after_commit(table, None, "rematch")
         return Outcome(table, seat)
 
@@ -538,9 +543,46 @@ def _require_match_over(table: Table) -> Match:
 def _accept(table: Table, seat: int, caller_seat: int | None = None) -> Outcome:
     number = table.matches.count() + 1
     deal = _begin_match(table, number)
-    _bump(table, "current_deal", "rematch_offered_by", "rematch_declined_by")
+    table.rematch_offered_at = None
+    _bump(table, "current_deal", *REMATCH_FIELDS)
     _after_commit(table, deal)
     return Outcome(table, seat if caller_seat is None else caller_seat)
+
+
+def expire_rematch_offer(table_id: int, expected_version: int) -> Outcome | None:
+    """Withdraw the rematch offer standing at table version ``expected_version`` once its time
+    is up. Stale (answered, renewed, any change since), early or repeated: does nothing."""
+    with transaction.atomic():
+        try:
+            table = _lock_table(table_id)
+        except NotFound:
+            return None
+        if table.version != expected_version or not _lapsed(table, timezone.now()):
+            return None
+        table.rematch_offered_by = table.rematch_offered_at = None
+        _bump(table, *REMATCH_FIELDS)
+        _after_commit(table, None, "rematch")
+        return Outcome(table, None)
+
+
+def _lapsed(table: Table, now: dt.datetime) -> bool:
+    expires_at = table.rematch_expires_at
+    return expires_at is not None and expires_at <= now
+
+
+def lapsed_rematch_offers() -> list[tuple[int, int]]:
+    """(table id, version) of every rematch offer whose time is up: for the sweeper."""
+    now = timezone.now()
+    youngest = now - dt.timedelta(seconds=Table.REMATCH_OFFER_MIN_SECONDS)  # no offer lapses sooner
+    rows = Table.objects.filter(rematch_offered_by__isnull=False, rematch_offered_at__lte=youngest)
+    rows = rows.only("pk", "version", "turn_seconds", "rematch_offered_by", "rematch_offered_at")
+    return [(table.pk, table.version) for table in rows if _lapsed(table, now)]
+
+
+def sweep_rematch_offers() -> int:
+    """Withdraw every lapsed rematch offer once; returns how many were withdrawn."""
+    outcomes = (expire_rematch_offer(table_id, version) for table_id, version in lapsed_rematch_offers())
+    return sum(outcome is not None for outcome in outcomes)
 
 
 # -- chat ----------------------------------------------------------------------------------

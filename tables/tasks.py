@@ -48,6 +48,13 @@ def sweep_overdue() -> int:
 
 
 @shared_task(ignore_result=True)
+def sweep_rematch_offers() -> int:
+    """Withdraw every rematch offer whose time is up. The sweep alone enforces it: an offer
+    lasts ten minutes or more, beyond the horizon of ETA tasks (scheduling.ETA_HORIZON_SECONDS)."""
+    return services.sweep_rematch_offers()
+
+
+@shared_task(ignore_result=True)
 def remind_slow_turns() -> int:
     from .alerts import notify
 

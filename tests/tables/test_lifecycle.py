@@ -95,11 +95,11 @@ def test_rematch_after_a_match_same_table_same_chat(alice, bob):
     offered = bob.ok("post", f"/tables/{token}/rematch/offer")
     bob_seat = offered["you"]["seat"]
     assert offered["rematch"]["offered_by"] == bob_seat and offered["status"] == "match_over"
-    # The offer waits, however long alice stays away.
+    # The offer waits for alice (a turn's time at this slow table: tests/tables/test_rematch_expiry.py).
     assert alice.state(token)["rematch"]["offered_by"] == bob_seat
     accepted = alice.ok("post", f"/tables/{token}/rematch/accept")
     assert accepted["status"] == "playing" and accepted["match"]["number"] == 2
-    assert accepted["rematch"] == {"offered_by": None, "declined_by": None}
+    assert accepted["rematch"] == {"offered_by": None, "declined_by": None, "expires_at": None}
     assert [m["text"] for m in alice.ok("get", f"/tables/{token}/chat")["messages"]] == ["good luck"]
     assert Match.objects.filter(table__invite_token=token).count() == 2
 
