@@ -10,7 +10,7 @@ import { _, fmt, ngettext } from "./i18n.js";
 import { LiveTable } from "./live.js";
 import { chime, setSound, soundOn } from "./sound.js";
 import { scoreSheetTable, summaryContent } from "./summary.js";
-import { actionFragment, clockText, dealLine, sentence } from "./texts.js";
+import { actionFragment, clockText, dealLine, rematchExpiryText, sentence } from "./texts.js";
 import { toast } from "./site.js";
 
 const app = document.getElementById("table-app");
@@ -428,6 +428,8 @@ function drawSummary() {
   show("btn-rematch", seated && matchOver && rematch.offered_by === null);
   show("btn-rematch-accept", seated && matchOver && rematch.offered_by === 1 - mySeat());
   show("btn-rematch-decline", seated && matchOver && rematch.offered_by === 1 - mySeat());
+  show("rematch-note", seated && matchOver && rematch.expires_at !== null);
+  $("rematch-note").textContent = rematch.expires_at ? rematchExpiryText(rematch.expires_at) : "";
   show("btn-last-deal", matchOver && Boolean(v && v.result));
   $("btn-last-deal").textContent = ui.showLastDeal ? _("FINAL SCORES") : _("LAST DEAL");
 }
@@ -533,6 +535,7 @@ function rememberSeen() {
 
 function applyState(state) {
   const dealChanged = !ui.state.deal || !state.deal || ui.state.deal.number !== state.deal.number;
+  if (offerLapsed(ui.state, state)) toast(_("The rematch offer has expired."));
   ui.state = state;
   live.version = Math.max(live.version, state.version);
   if (dealChanged || !legal().some((action) => action.endsWith(` ${ui.selected}`))) ui.selected = null;
@@ -541,6 +544,12 @@ function applyState(state) {
   announceTurn();
   rememberSeen();
   window.dispatchEvent(new Event("ginmesa:pending-changed"));
+}
+
+// Withdrawn with nobody's answer and the match still over: the sweeper let it lapse.
+function offerLapsed(before, after) {
+  const over = before.status === "match_over" && after.status === "match_over";
+  return over && mySeat() !== null && before.rematch.offered_by !== null && after.rematch.offered_by === null && after.rematch.declined_by === null;
 }
 
 function announceTurn() {

@@ -69,3 +69,13 @@ export function clockText(seconds) {
   const rest = String(seconds % 60).padStart(2, "0");
   return `${minutes}:${rest}`;
 }
+
+// When a rematch offer lapses, in the reader's clock: the time, with the day when not today
+// (at a slow table an offer stands for days).
+export function rematchExpiryText(iso) {
+  const when = new Date(iso);
+  const time = { hour: "2-digit", minute: "2-digit" };
+  const today = when.toDateString() === new Date().toDateString();
+  const text = when.toLocaleString([], today ? time : { weekday: "short", day: "numeric", month: "short", ...time });
+  return fmt(_("The rematch offer stands until %(time)s."), { time: text });
+}

@@ -258,3 +258,37 @@ def test_desktop_dark_deck_and_the_spanish_invitation(
         expect(invite.get_by_role("button", name=label)).to_be_visible()
     for other in (context, spanish):
         other.close()
+
+
+def test_a_rematch_offer_shows_when_it_lapses_and_then_that_it_lapsed(browser, live_url, accounts, console):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tables import services
+    from tables.models import Table
+
+    alice, alice_session = accounts("alice@example.com", "Alice")
+    bob, bob_session = accounts("bob@example.com", "Bob")
+    token = start_table_through_services(alice, bob)
+    services.resign(token, alice)
+    services.offer_rematch(token, alice)
+    english = new_context(browser, live_url, session=bob_session)
+    page = open_table(console.watch(english.new_page(), "bob"), f"/t/{token}/")
+    note = page.locator("#rematch-note")
+    expect(note).to_contain_text("The rematch offer stands until")
+    expect(page.locator("#btn-rematch-accept")).to_be_visible()
+    spanish = new_context(browser, live_url, session=alice_session, locale="es-ES")
+    offerer = open_table(console.watch(spanish.new_page(), "alice"), f"/t/{token}/")
+    expect(offerer.locator("#rematch-note")).to_contain_text("La oferta de revancha vale hasta")
+
+    offered_at = timezone.now() - dt.timedelta(days=2)
+    Table.objects.filter(invite_token=token).update(rematch_offered_at=offered_at)
+    assert services.sweep_rematch_offers() == 1
+    expect(page.locator("#toasts")).to_contain_text("The rematch offer has expired.", timeout=WAIT_MS)
+    expect(offerer.locator("#toasts")).to_contain_text("La oferta de revancha venció.", timeout=WAIT_MS)
+    expect(note).to_be_hidden()
+    expect(page.locator("#btn-rematch-accept")).to_be_hidden()
+    expect(page.locator("#btn-rematch")).to_be_visible()
+    for context in (english, spanish):
+        context.close()
