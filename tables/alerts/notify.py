@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from tables import engine, events, payloads, services
 from tables.errors import NotFound
@@ -72,10 +74,18 @@ class Alert:
 
 def on_table_change(table: Table, kind: str) -> None:
     """Alert whoever the change concerns and refresh the players' pending counts."""
+    if kind == "move" and mid_turn(table):
+        return  # a draw: the drawer was told when the turn began, and no count changed
     for alert in alerts_for(table, kind):
         deliver(alert)
     for player in humans(table):
         events.publish_to_player(player.pk, {"type": "pending.changed"})
+
+
+def mid_turn(table: Table) -> bool:
+    """The player to move has drawn and is still to discard (or knock): the same turn."""
+    deal = table.current_deal
+    return deal is not None and deal.status == Deal.Status.PLAYING and deal.phase == "discard"
 
 
 def humans(table: Table) -> list[Player]:
@@ -103,7 +113,9 @@ def alerts_for(table: Table, kind: str) -> list[Alert]:
     if status == "match_over":
         if kind == "rematch" and table.rematch_offered_by is not None:
             player = table.seats[1 - table.rematch_offered_by]
-            occasion = f"rematch:{deal.match_id}"
+            offered = table.rematch_offered_at
+            stamp = int(offered.timestamp()) if offered else 0  # a new offer after one lapsed is news
+            occasion = f"rematch:{deal.match_id}:{stamp}"
             alerts = [
                 Alert("rematch_offer", player, table, occasion, _names(table, 1 - table.rematch_offered_by))
             ]
@@ -149,8 +161,19 @@ def _chat_alerts(table: Table) -> list[Alert]:
 # -- delivery -------------------------------------------------------------------------------
 
 
+SITE_CLAIM_SECONDS = 86400  # far longer than any retry of the task that sends it
+
+
 def claim(alert: Alert, channel: str) -> bool:
-    """True for the first caller only: the record that this occasion went out on ``channel``."""
+    """True for the first caller only: the record that this occasion went out on ``channel``.
+    On-site alerts, one per turn, claim in the cache (one Redis round trip, not a transaction):
+    they travel through Redis anyway, so when it is down there is nothing to send twice."""
+    if channel == "site":
+        key = f"alert:{alert.player.pk}:{alert.table.pk}:{alert.kind}:{alert.occasion}:site"
+        try:
+            return bool(cache.add(key, 1, timeout=SITE_CLAIM_SECONDS))
+        except RedisError:
+            return True
     try:
         with transaction.atomic():
             SentAlert.objects.create(
@@ -174,6 +197,8 @@ def deliver(alert: Alert, *, now: dt.datetime | None = None, deferred: bool = Fa
         events.publish_to_player(alert.player.pk, alert.message())
         sent.add("site")
     outside = [channel for channel in ("push", "email") if chosen.wants(alert.kind, channel)]
+    if "push" in outside and not push.configured():
+        outside.remove("push")  # no VAPID keys: nothing can be pushed
     if chosen.digest and alert.kind in DIGESTED_KINDS and "email" in outside:
         outside.remove("email")
     if not outside or presence.is_watching(alert.player.pk, alert.table.pk, now):

@@ -140,7 +140,8 @@ def _inline_background_work(monkeypatch):
 
 
 @pytest.fixture
-def pushes(monkeypatch) -> list[tuple[int, dict]]:
+def pushes(monkeypatch, settings) -> list[tuple[int, dict]]:
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = "public", "private"  # push is set up
     sent: list[tuple[int, dict]] = []
     monkeypatch.setattr(
         push, "send_to_player", lambda player, payload, topic: sent.append((player.pk, payload))

@@ -15,7 +15,7 @@ from tables import scheduling
 from tables.alerts import notify, presence, push
 from tables.alerts.models import Activity, SentAlert
 from tables.models import Deal, Player, Table
-from tests.tables.helpers import started
+from tests.tables.helpers import started, to_play
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,8 @@ LONG_AGO = dt.timedelta(hours=2)
 
 
 @pytest.fixture(autouse=True)
-def pushes(monkeypatch):
+def pushes(monkeypatch, settings):
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = "public", "private"  # push is set up
     sent = []
     monkeypatch.setattr(
         push, "send_to_player", lambda player, payload, topic: sent.append((player.pk, payload))
@@ -79,6 +80,27 @@ def test_each_channel_follows_the_preference(alice, bob, pushes, site, channels)
     assert bool(site) == ("site" in channels)
     assert bool(pushes) == ("push" in channels)
     assert bool(mail.outbox) == ("email" in channels)
+
+
+def test_no_push_is_claimed_where_push_is_not_set_up(alice, bob, pushes, site, settings):
+    settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
+    alert, _ = _your_move(alice, bob)
+    assert notify.deliver(alert) == {"site", "email"}
+    assert not pushes and not SentAlert.objects.filter(channel="push").exists()
+
+
+def test_a_draw_alerts_nobody_the_turn_began_with_the_alert(alice, bob, site):
+    token, players = started(alice, bob)
+    mover, _, state = to_play(token, players)
+    while "draw_stock" not in state["deal"]["view"]["legal_actions"]:  # the offer round: pass
+        mover.ok("post", f"/tables/{token}/moves", {"action": "pass", "expected_version": state["version"]})
+        mover, _, state = to_play(token, players)
+    site.clear()
+    mover.ok("post", f"/tables/{token}/moves", {"action": "draw_stock", "expected_version": state["version"]})
+    table = Table.objects.select_related("seat0", "seat1", "current_deal__match").get(invite_token=token)
+    assert table.current_deal.phase == "discard" and notify.mid_turn(table)
+    notify.on_table_change(table, "move")
+    assert site == []  # neither an alert nor a pending-count refresh for the same turn
 
 
 def test_one_alert_per_turn_however_often_it_is_delivered(alice, bob, pushes, site):
