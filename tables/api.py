@@ -263,8 +263,16 @@ def move(request: HttpRequest, token: str, payload: MoveIn):
         "replayed": outcome.replayed,
         "move": payloads.move_summary(outcome.move, outcome.seat),
         "events": [event.to_dict() for event in outcome.events],
-        "state": _state(request, outcome),
+        "state": _committed_state(request, outcome),
     }
+
+
+def _committed_state(request: HttpRequest, outcome: services.Outcome) -> dict[str, Any]:
+    """The table as this move left it: the locked rows are already loaded, so no second read
+    on the hot path. A replayed move id reads the table afresh (it changed nothing now)."""
+    if outcome.replayed:
+        return _state(request, outcome)
+    return payloads.table_state(outcome.table, _caller(request).player)
 
 
 @api.get(

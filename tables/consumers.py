@@ -12,7 +12,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 import time
+from collections import OrderedDict
 from typing import Any
 
 from channels.db import DatabaseSyncToAsync
@@ -52,6 +54,34 @@ def db(fn):
     single shared thread; PostgreSQL uses a pool so one slow query does not queue all sockets."""
     shared = connection.vendor == "sqlite" if SHARED_DB_THREAD is None else SHARED_DB_THREAD
     return DatabaseSyncToAsync(fn, thread_sensitive=shared)
+
+
+class RecentTables:
+    """The newest row read for each table by this process's sockets. A version reaches every
+    socket of its table at once (both seats, spectators): one query then serves them all, and
+    each socket still builds its own recipient's view from the shared, read-only row."""
+
+    def __init__(self, size: int = 4096):
+        self.size = size
+        self.rows: OrderedDict[int, Table] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def at(self, table_id: int, version: int) -> Table | None:
+        with self.lock:
+            row = self.rows.get(table_id)
+        return row if row is not None and row.version == version else None
+
+    def keep(self, row: Table) -> None:
+        with self.lock:
+            known = self.rows.get(row.pk)
+            if known is None or known.version < row.version:
+                self.rows[row.pk] = row
+            self.rows.move_to_end(row.pk)
+            while len(self.rows) > self.size:
+                self.rows.popitem(last=False)
+
+
+recent_tables = RecentTables()
 
 
 class TokenBucket:
@@ -201,17 +231,28 @@ class TableConsumer(LiveConsumer):
 
     # -- server to client ------------------------------------------------------------------
 
-    def _state(self) -> dict[str, Any] | None:
-        try:
-            return payloads.table_state(services.get_table(self.table_id), self.player)
-        except NotFound:
-            return None
+    def _state(self, version: int | None = None) -> dict[str, Any] | None:
+        """The caller's state; ``version``: the one a group message announced, which another
+        socket of this table may already have read."""
+        row = None if version is None else recent_tables.at(self.table_id, version)
+        if row is None:
+            try:
+                row = services.get_table(self.table_id)
+            except NotFound:
+                return None
+            recent_tables.keep(row)
+        return payloads.table_state(row, self.player)
 
     async def send_state(
-        self, kind: str | None, *, force: bool = False, published: float | None = None
+        self,
+        kind: str | None,
+        *,
+        force: bool = False,
+        published: float | None = None,
+        version: int | None = None,
     ) -> None:
         """A snapshot on connect, when the client is behind or versions were skipped; else an event."""
-        state = await db(self._state)()
+        state = await db(self._state)(version)
         if state is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -231,7 +272,7 @@ class TableConsumer(LiveConsumer):
         if message["kind"] == "chat":
             await self.send_new_chat()
         elif message["version"] > self.sent_version:
-            await self.send_state(message["kind"], published=message.get("at"))
+            await self.send_state(message["kind"], published=message.get("at"), version=message["version"])
 
     async def table_presence(self, message: dict[str, Any]) -> None:
         seats = await db(self._presence)()

@@ -36,12 +36,20 @@ def ruleset_of(data: dict[str, Any]) -> Ruleset:
 
 
 def load_deal(row: Deal) -> rules.Deal:
-    return rules.Deal.from_dict(row.snapshot)
+    """The row's state, parsed once per snapshot: a rules.Deal is immutable, so every reader
+    of the same row (the answer, each seat's view) can share it."""
+    cached = getattr(row, "_parsed", None)
+    if cached is not None and cached[0] is row.snapshot:
+        return cached[1]
+    deal = rules.Deal.from_dict(row.snapshot)
+    row._parsed = (row.snapshot, deal)
+    return deal
 
 
 def store_deal(row: Deal, deal: rules.Deal) -> None:
     """Copy the engine's state onto the row (the caller saves it)."""
     row.snapshot = deal.to_dict()
+    row._parsed = (row.snapshot, deal)
     row.version = deal.version
     row.phase = deal.phase
     row.to_play = deal.to_play

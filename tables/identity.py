@@ -172,7 +172,8 @@ def issue_api_token(user, name: str = "") -> tuple[ApiToken, str]:
 
 
 def player_for_api_token(raw: str) -> Player | None:
-    live = ApiToken.objects.select_related("user").filter(revoked_at__isnull=True, user__is_active=True)
+    live = ApiToken.objects.select_related("user", "user__player")  # one query on every API call
+    live = live.filter(revoked_at__isnull=True, user__is_active=True)
     try:  # token_hash is unique: get() spares the ORDER BY that first() adds
         token = live.get(token_hash=_hash_token(raw))
     except ApiToken.DoesNotExist:
@@ -180,7 +181,10 @@ def player_for_api_token(raw: str) -> Player | None:
     now = timezone.now()
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    return player_for_user(token.user)
+    try:
+        return token.user.player
+    except Player.DoesNotExist:  # an account that has not played yet
+        return player_for_user(token.user)
 
 
 def live_api_tokens(user) -> list[ApiToken]:

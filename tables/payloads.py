@@ -60,7 +60,7 @@ def table_state(table: Table, viewer: Player | None) -> dict[str, Any]:
         "version": table.version,
         "status": table_status(table),
         "you": {"seat": seat, "is_owner": viewer is not None and viewer.pk == table.owner_id},
-        "owner": table.owner.display_name if table.owner_id else None,
+        "owner": owner_name(table),
         "options": table_options(table),
         "seats": [player_summary(player) for player in table.seats],
         "match": None if deal is None else match_state(deal.match),
@@ -71,6 +71,16 @@ def table_state(table: Table, viewer: Player | None) -> dict[str, Any]:
             "expires_at": expires.isoformat() if (expires := table.rematch_expires_at) else None,
         },
     }
+
+
+def owner_name(table: Table) -> str | None:
+    """The owner's name, from the seat rows when the owner sits (no extra query)."""
+    seated = next(
+        (player for player in table.seats if player is not None and player.pk == table.owner_id), None
+    )
+    if seated is not None:
+        return seated.display_name
+    return table.owner.display_name if table.owner_id else None
 
 
 def match_state(match: Match) -> dict[str, Any]:

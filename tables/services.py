@@ -36,6 +36,21 @@ CHAT_RATE_COUNT = 5
 CHAT_RATE_SECONDS = 10
 FORFEIT_AFTER_RANGE = range(1, 11)
 
+# What play changes on a deal row; its deck, rule set and number are written once, when dealt.
+DEAL_PLAY_FIELDS = (
+    "snapshot",
+    "version",
+    "phase",
+    "to_play",
+    "status",
+    "outcome",
+    "winner",
+    "points",
+    "deadline",
+    "decided_by_timeout",
+    "ended_at",
+)
+
 TableRef = int | str | Table  # a primary key, an invite token, or a row to re-lock
 
 
@@ -65,9 +80,12 @@ def _lock_table(ref: TableRef) -> Table:
 
 
 def _lock_current_deal(table: Table) -> Deal:
+    """The table's deal, locked and attached to the table row: the answer is built from them."""
     if table.current_deal_id is None:
         raise Conflict("The match has not started yet.")
-    return Deal.objects.select_for_update().select_related("match").get(pk=table.current_deal_id)
+    deal = Deal.objects.select_for_update().select_related("match").get(pk=table.current_deal_id)
+    table.current_deal = deal
+    return deal
 
 
 def _seat_of(table: Table, player: Player | None) -> int:
@@ -371,7 +389,7 @@ def _save_state(table: Table, deal: Deal, state: rules.Deal, turn_of: int | None
         _record_deal(table, deal, state)
     elif turn_changed:
         deal.deadline = _deadline(table)
-    deal.save()
+    deal.save(update_fields=DEAL_PLAY_FIELDS)
 
 
 def _record_deal(table: Table, deal: Deal, state: rules.Deal) -> None:
@@ -668,7 +686,8 @@ def get_table(ref: TableRef) -> Table:
     if isinstance(ref, Table):
         ref = ref.pk
     lookup = {"pk": ref} if isinstance(ref, int) else {"invite_token": ref}
-    rows = Table.objects.select_related("seat0", "seat1", "owner", "current_deal__match")
+    # The owner always sits (payloads.owner_name reads it from the seats): no join for it here.
+    rows = Table.objects.select_related("seat0", "seat1", "current_deal__match")
     try:  # get(), not first(): a unique lookup needs no ORDER BY, the hot path of every read
         return rows.get(**lookup)
     except (Table.DoesNotExist, ValueError):

@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from . import scheduling, services
+from .errors import NotFound
 from .models import Deal, Match, Table
 
 log = logging.getLogger(__name__)
@@ -26,8 +27,11 @@ def table_changed(table_id: int, version: int, kind: str) -> None:
     """After a committed change: the deadline's fast path, alerts, the players' pending counts."""
     from .alerts import notify
 
-    table = Table.objects.select_related("seat0", "seat1", "current_deal__match").filter(pk=table_id).first()
-    if table is None or table.version != version:
+    try:
+        table = services.get_table(table_id)
+    except NotFound:
+        return
+    if table.version != version:
         return  # a newer change is on its way and does all this for the newer state
     deal = table.current_deal
     if deal is not None and deal.match.status == Match.Status.PLAYING:
