@@ -2,7 +2,9 @@
 stopped for 10 s while two programs play over HTTP with their sockets open: every move either
 commits or fails with a JSON error, nothing is half-applied; once Redis is back each client is
 in sync with the table's version within 5 s (its socket, or a reconnected one, answers `hello`
-with a snapshot), and the clock works again: an expired turn is played by the sweeper."""
+with a snapshot), and the clock works again: an expired turn is played by the sweeper. At a
+second table against TITO, the bot's turn that came while the broker was down (its task could
+not be sent) is played once Redis is back: the stalled-bot sweep hands it over again."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from django.utils import timezone
 
 from tables import identity, services
 from tables.models import Deal, Table
+from tables.tasks import STALLED_BOT_SECONDS
 from tests.tables.helpers import choose_action
 from tests.tables.live import servers
 from tests.tables.live.clocks import wait_for_version
@@ -109,16 +112,22 @@ def test_redis_outage_while_two_clients_play(django_db_setup, tmp_path) -> None:
     web = servers.daphne(web_port, env, tmp_path / "daphne.log")
     worker = servers.celery_worker(env, tmp_path / "worker.log", beat=True)
     table, tokens = two_programs_at_a_table()
+    base = f"http://127.0.0.1:{web_port}"
     restarted = []
     try:
-        asyncio.run(outage(table, tokens, f"http://127.0.0.1:{web_port}", redis, restarted, tmp_path))
+        bot_table = asyncio.run(a_table_against_tito(base, tokens[0]))
+        wait_for_human_turn(bot_table)
+        asyncio.run(outage(table, tokens, base, redis, restarted, tmp_path, bot_table))
         check_the_clock_resumes(table)
+        check_the_bot_resumes(bot_table)
     finally:
         for process in (worker, web, redis, *restarted):
             servers.stop(process)
 
 
-async def outage(table: str, tokens: dict[int, str], base: str, redis, restarted: list, tmp_path) -> None:
+async def outage(
+    table: str, tokens: dict[int, str], base: str, redis, restarted: list, tmp_path, bot_table: str
+) -> None:
     """Both sockets open; Redis killed; play for OUTAGE_SECONDS; Redis back on its port; resync."""
     port = int(redis.args[redis.args.index("--port") + 1])
     async with aiohttp.ClientSession() as http:
@@ -126,6 +135,7 @@ async def outage(table: str, tokens: dict[int, str], base: str, redis, restarted
         for program in programs.values():
             await program.open_socket(table)
         servers.stop(redis, signal.SIGKILL)
+        await hand_the_turn_to_the_bot(programs[0], bot_table)
         statuses = await play_during_outage(programs, table, time.monotonic() + OUTAGE_SECONDS)
         assert statuses.count(200) >= 3, f"moves while Redis was down: {statuses}"
         restarted.append(start_redis(port, tmp_path / "redis-2.log"))
@@ -140,3 +150,51 @@ def check_the_clock_resumes(table_token: str) -> None:
     table = Table.objects.get(invite_token=table_token)
     Deal.objects.filter(pk=table.current_deal_id).update(deadline=timezone.now() + dt.timedelta(seconds=1))
     wait_for_version(table, table.version + 1, seconds=settings.SWEEP_SECONDS + 20)
+
+
+async def a_table_against_tito(base: str, token: str) -> str:
+    """Opened through the server (whose broker is the private Redis), so TITO's tasks reach the worker."""
+    async with aiohttp.ClientSession() as http:
+        program = Program(http, base, token)
+        status, state = await program.call("POST", "/tables", {"turn_seconds": 600})
+        assert status == 201, state
+        table = state["table"]
+        for path, body in (("bot", {"level": "tito"}), ("start", {})):
+            status, reply = await program.call("POST", f"/tables/{table}/{path}", body)
+            assert status == 200, reply
+        return table
+
+
+def _bot_table(token: str) -> Table:
+    return Table.objects.select_related("current_deal").get(invite_token=token)
+
+
+def wait_for_human_turn(token: str, seconds: float = 30) -> None:
+    """Redis is still up: if TITO moves first, let it (its task goes through the broker)."""
+    give_up = time.monotonic() + seconds
+    while _bot_table(token).current_deal.to_play != 0 and time.monotonic() < give_up:
+        time.sleep(0.2)
+    assert _bot_table(token).current_deal.to_play == 0, "TITO never played its first turn"
+
+
+async def hand_the_turn_to_the_bot(program: Program, token: str) -> None:
+    """With the broker down, the human plays until it is TITO's turn (or the deal ends): the
+    bot's task cannot be sent, yet the moves commit."""
+    for number in range(3):
+        _, state = await program.call("GET", f"/tables/{token}")
+        if state["status"] != "playing" or state["deal"]["view"]["to_play"] != 0:
+            return
+        body = {"action": choose_action(state["deal"]["view"], number), "expected_version": state["version"]}
+        status, reply = await program.call("POST", f"/tables/{token}/moves", body)
+        assert status == 200, f"a move at the bot table failed while Redis was down: {status} {reply}"
+    _, state = await program.call("GET", f"/tables/{token}")
+    assert state["status"] != "playing" or state["deal"]["view"]["to_play"] == 1, (
+        "TITO moved without a broker"
+    )
+
+
+def check_the_bot_resumes(token: str) -> None:
+    """No table stuck on a bot: once Redis is back, TITO's lost turn is played."""
+    table = _bot_table(token)
+    if table.current_deal.status == Deal.Status.PLAYING and table.current_deal.to_play == 1:
+        wait_for_version(table, table.version + 1, seconds=STALLED_BOT_SECONDS + 30)
