@@ -2,7 +2,10 @@
 bearer token) against a bare Django JSON view, both under daphne on loopback, measured with wrk
 in the same run. A benchmark, not a test: see bench/README.md for the command and figures.
 
-    .venv/bin/python -m bench.http_load [--seconds 20] [--connections 32] [--threads 2]
+    .venv/bin/python -m bench.http_load [--seconds 20] [--connections 32] [--threads 2] [--processes 2]
+
+``--processes N`` serves each endpoint with N daphne processes sharing one listening socket
+(daphne --fd), as N processes behind a balancer would; 1 is a single process.
 
 The database is a fresh SQLite file in a temporary directory unless DATABASE_URL is set.
 """
@@ -13,6 +16,7 @@ import argparse
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -60,11 +64,37 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
+def daphne_pool(count: int, env: dict[str, str], logdir: Path) -> tuple[int, list[subprocess.Popen]]:
+    """``count`` daphne processes accepting from one listening socket on a free port."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1024)
+    port, fd = listener.getsockname()[1], listener.fileno()
+    args = [servers.PYTHON, "-m", "daphne", "--fd", str(fd), "config.asgi:application"]
+    processes = []
+    for number in range(count):
+        handle = (logdir / f"{port}-{number}.log").open("w")
+        processes.append(
+            subprocess.Popen(
+                args,
+                cwd=servers.ROOT,
+                env=env,
+                stdout=handle,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                pass_fds=(fd,),
+            )
+        )
+    listener.close()  # the children hold it
+    return port, processes
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--processes", type=int, default=1, help="daphne processes sharing the socket")
     options = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="ginmesa-bench-"))
     url = os.environ.get("DATABASE_URL") or f"sqlite:////{workdir}/bench.sqlite3"
@@ -83,17 +113,19 @@ def main() -> None:
         ("table state", "config.settings", f"/api/tables/{table}", token),
         ("bare Django JSON view", "bench.bare_settings", "/bare/", None),
     ]:
-        port = servers.free_port()
-        log = workdir / f"{port}.log"
-        server = servers.daphne(port, {**env, "DJANGO_SETTINGS_MODULE": settings_module}, log)
+        port, pool = daphne_pool(
+            options.processes, {**env, "DJANGO_SETTINGS_MODULE": settings_module}, workdir
+        )
         try:
-            time.sleep(1)
+            servers.wait_for_port(port, pool[0], workdir / f"{port}-0.log")
+            time.sleep(1 + options.processes)  # every process up and accepting
             wrk(f"http://127.0.0.1:{port}{path}", 3, options.connections, options.threads, auth)  # warm-up
             results[name] = wrk(
                 f"http://127.0.0.1:{port}{path}", options.seconds, options.connections, options.threads, auth
             )
         finally:
-            servers.stop(server)
+            for server in pool:
+                servers.stop(server)
     shutil.rmtree(workdir, ignore_errors=True)
     state, bare = results["table state"], results["bare Django JSON view"]
     for name, figures in results.items():
