@@ -19,6 +19,7 @@ from django.utils import timezone, translation
 
 from .errors import BadRequest
 from .models import ApiToken, ChatMessage, ChatMute, Move, Player, Table
+from .reads import CompiledRead
 
 GUEST_COOKIE = "ginmesa_guest"
 GUEST_COOKIE_SALT = "tables.guest"
@@ -171,11 +172,17 @@ def issue_api_token(user, name: str = "") -> tuple[ApiToken, str]:
     return token, raw
 
 
+def _live_tokens_with_players(token_hash: str):
+    rows = ApiToken.objects.select_related("user", "user__player")  # the caller in one query
+    return rows.filter(token_hash=token_hash, revoked_at__isnull=True, user__is_active=True)
+
+
+_LIVE_TOKEN = CompiledRead(_live_tokens_with_players)  # every program's every request
+
+
 def player_for_api_token(raw: str) -> Player | None:
-    live = ApiToken.objects.select_related("user", "user__player")  # one query on every API call
-    live = live.filter(revoked_at__isnull=True, user__is_active=True)
-    try:  # token_hash is unique: get() spares the ORDER BY that first() adds
-        token = live.get(token_hash=_hash_token(raw))
+    try:
+        token = _LIVE_TOKEN.get(_hash_token(raw))
     except ApiToken.DoesNotExist:
         return None
     now = timezone.now()

@@ -29,6 +29,7 @@ from . import engine, identity, scheduling
 from .errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited, StaleVersion, TooLarge
 from .events import publish_table_event
 from .models import ChatMessage, ChatMute, Deal, Match, Move, Player, Table
+from .reads import KEY_SAMPLE, CompiledRead
 
 log = logging.getLogger(__name__)
 
@@ -68,13 +69,24 @@ class Outcome:
 # -- locking and checks --------------------------------------------------------------------
 
 
+def _locking_tables():
+    return Table.objects.select_for_update(of=("self",)).select_related("seat0", "seat1")
+
+
+# Every service starts with these two locks: compiled once (tables/reads.py).
+_LOCK_TABLE_BY_KEY = CompiledRead(lambda pk: _locking_tables().filter(pk=pk), sample=KEY_SAMPLE)
+_LOCK_TABLE_BY_TOKEN = CompiledRead(lambda token: _locking_tables().filter(invite_token=token))
+_LOCK_DEAL = CompiledRead(
+    lambda pk: Deal.objects.select_for_update().select_related("match").filter(pk=pk), sample=KEY_SAMPLE
+)
+
+
 def _lock_table(ref: TableRef) -> Table:
-    rows = Table.objects.select_for_update(of=("self",)).select_related("seat0", "seat1")
     if isinstance(ref, Table):
         ref = ref.pk
-    lookup = {"pk": ref} if isinstance(ref, int) else {"invite_token": ref}
+    read = _LOCK_TABLE_BY_KEY if isinstance(ref, int) else _LOCK_TABLE_BY_TOKEN
     try:
-        return rows.get(**lookup)
+        return read.get(ref)
     except (Table.DoesNotExist, ValueError):
         raise NotFound("There is no such table.") from None
 
@@ -83,7 +95,7 @@ def _lock_current_deal(table: Table) -> Deal:
     """The table's deal, locked and attached to the table row: the answer is built from them."""
     if table.current_deal_id is None:
         raise Conflict("The match has not started yet.")
-    deal = Deal.objects.select_for_update().select_related("match").get(pk=table.current_deal_id)
+    deal = _LOCK_DEAL.get(table.current_deal_id)
     table.current_deal = deal
     return deal
 
@@ -685,13 +697,21 @@ def get_table(ref: TableRef) -> Table:
     """A table for reading (no lock), by primary key, invite token or row."""
     if isinstance(ref, Table):
         ref = ref.pk
-    lookup = {"pk": ref} if isinstance(ref, int) else {"invite_token": ref}
-    # The owner always sits (payloads.owner_name reads it from the seats): no join for it here.
-    rows = Table.objects.select_related("seat0", "seat1", "current_deal__match")
-    try:  # get(), not first(): a unique lookup needs no ORDER BY, the hot path of every read
-        return rows.get(**lookup)
+    read = _TABLE_BY_KEY if isinstance(ref, int) else _TABLE_BY_TOKEN
+    try:
+        return read.get(ref)
     except (Table.DoesNotExist, ValueError):
         raise NotFound("There is no such table.") from None
+
+
+def _tables_with_players():
+    # The owner always sits (payloads.owner_name reads it from the seats): no join for it here.
+    return Table.objects.select_related("seat0", "seat1", "current_deal__match")
+
+
+# The hot path of every read (the API's state, each socket's event, the tasks): compiled once.
+_TABLE_BY_KEY = CompiledRead(lambda pk: _tables_with_players().filter(pk=pk), sample=KEY_SAMPLE)
+_TABLE_BY_TOKEN = CompiledRead(lambda token: _tables_with_players().filter(invite_token=token))
 
 
 def lobby_tables(limit: int = 50) -> list[Table]:

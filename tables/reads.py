@@ -1,0 +1,100 @@
+"""Hot reads compiled once: the table behind every state answer and socket event, and the API
+token behind every program's request.
+
+Measured in-process (bench/README.md, "HTTP"), compiling the SQL of a wide select_related query
+costs the ORM more than running it. A CompiledRead builds the queryset once per thread and
+connection, keeps its SQL, and then only swaps in the looked-up value and turns the row into
+model instances the way the ORM's own iterator does. Selects only (a SELECT ... FOR UPDATE
+included, inside a transaction as the ORM demands); never a write.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
+from django.db.transaction import TransactionManagementError
+
+M = TypeVar("M", bound=Model)
+
+# Values no real lookup uses: they mark where the looked-up value goes among the parameters.
+TEXT_SAMPLE = "\x01compiled-read-sample\x01"
+KEY_SAMPLE = -7_919_191_919
+
+
+@dataclass
+class _Plan:
+    model: type[Model]
+    connection: Any
+    compiler: Any
+    sql: str
+    params: tuple[Any, ...]
+    slot: int
+    locks: bool
+    init_list: list[str]
+    fields: slice
+    populators: list[Any]
+
+
+class CompiledRead(Generic[M]):
+    """``make(value)`` is the queryset of one row; ``get(value)`` runs it without recompiling."""
+
+    def __init__(self, make: Callable[[Any], QuerySet[M]], sample: Any = TEXT_SAMPLE):
+        self.make, self.sample = make, sample
+        self.local = threading.local()
+
+    def get(self, value: Any) -> M:
+        plan = self._plan()
+        if plan.locks and plan.connection.get_autocommit():
+            raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
+        params = (*plan.params[: plan.slot], value, *plan.params[plan.slot + 1 :])
+        with plan.connection.cursor() as cursor:
+            cursor.execute(plan.sql, params)
+            rows = cursor.fetchmany(2)
+        model = plan.model
+        if not rows:
+            raise model.DoesNotExist(f"no {model.__name__} for {value!r}")
+        if len(rows) > 1:
+            raise model.MultipleObjectsReturned(f"several {model.__name__} rows for {value!r}")
+        [row] = plan.compiler.results_iter(results=[rows])
+        return self._instance(plan, row)
+
+    def _instance(self, plan: _Plan, row: tuple[Any, ...]) -> M:
+        obj = plan.model.from_db(DEFAULT_DB_ALIAS, plan.init_list, row[plan.fields])
+        for populator in plan.populators:
+            populator.populate(row, obj)
+        return obj
+
+    def _plan(self) -> _Plan:
+        connection = connections[DEFAULT_DB_ALIAS]
+        plan: _Plan | None = getattr(self.local, "plan", None)
+        if plan is None or plan.connection is not connection:
+            plan = self._compile(connection)
+            self.local.plan = plan
+        return plan
+
+    def _compile(self, connection: Any) -> _Plan:
+        queryset = self.make(self.sample)
+        compiler = queryset.query.get_compiler(using=DEFAULT_DB_ALIAS)
+        sql, params = compiler.as_sql()  # also fills compiler.select and klass_info
+        if list(params).count(self.sample) != 1:
+            raise ValueError("a compiled read takes exactly one looked-up value")
+        select, klass_info = compiler.select, compiler.klass_info
+        first, last = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+        return _Plan(
+            model=klass_info["model"],
+            connection=connection,
+            compiler=compiler,
+            sql=sql,
+            params=tuple(params),
+            slot=list(params).index(self.sample),
+            locks=bool(queryset.query.select_for_update),
+            init_list=[column[0].target.attname for column in select[first:last]],
+            fields=slice(first, last),
+            populators=get_related_populators(klass_info, select, DEFAULT_DB_ALIAS),
+        )
