@@ -43,11 +43,13 @@ def remember_server_loop() -> None:
     _server_loop = asyncio.get_running_loop()
 
 
-def publish_table_event(table_id: int, version: int, kind: str = "state") -> None:
-    """Tell the table's sockets about ``version``, then start what follows the change
-    (deadlines, alerts, the players' pending counts) in the background."""
+def publish_table_event(table_id: int, version: int, kind: str = "state", follow_up: bool = True) -> None:
+    """Tell the table's sockets about ``version``, then (``follow_up``) start what follows the
+    change (deadlines, alerts, the players' pending counts) in the background."""
     message = {"type": "table.event", "kind": kind, "table": table_id, "version": version, "at": time.time()}
     group_send(table_group(table_id), message)
+    if not follow_up:
+        return
     from . import scheduling  # scheduling imports the tasks, which import the services
 
     try:

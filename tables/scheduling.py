@@ -94,5 +94,5 @@ def schedule_deadline(deal_id: int, version: int, deadline: dt.datetime | None) 
 
     if deadline is None or (deadline - timezone.now()).total_seconds() > ETA_HORIZON_SECONDS:
         return False
-    run_task(tasks.expire_turn, deal_id, version, eta=deadline)
+    run_task(tasks.expire_turn, deal_id, version, deadline.isoformat(), eta=deadline)
     return True

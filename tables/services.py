@@ -131,8 +131,10 @@ def _bump(table: Table, *fields: str) -> None:
 
 
 def _after_commit(table: Table, deal: Deal | None, kind: str = "state") -> None:
-    """Publish the new version and hand a bot its turn, once the transaction has committed."""
-    transaction.on_commit(partial(publish_table_event, table.pk, table.version, kind))
+    """Publish the new version and hand a bot its turn, once the transaction has committed.
+    A draw needs no follow-up task: the turn's clock, alerts and counts stand as they were."""
+    follow_up = not (kind == "move" and mid_turn(deal))
+    transaction.on_commit(partial(publish_table_event, table.pk, table.version, kind, follow_up))
     if deal is None or deal.match.status != Match.Status.PLAYING:
         return
     if deal.status == Deal.Status.PLAYING:
@@ -454,22 +456,39 @@ def _abandon(deal: Deal, match: Match, outcome: str, leaver: int) -> None:
     _end_match(match, engine.load_match(match).resign(leaver, reason), outcome)
 
 
-def apply_timeout(deal_id: int, expected_version: int) -> Outcome | None:
+def apply_timeout(
+    deal_id: int, expected_version: int, expected_deadline: str | None = None
+) -> Outcome | None:
     """The clock of deal ``deal_id`` ran out at table version ``expected_version``: play for the
-    absent player (pass, or draw then discard), or deal the next deal. Stale: does nothing."""
+    absent player (pass, or draw then discard), or deal the next deal. Stale: does nothing.
+    ``expected_deadline`` (ISO): the turn's deadline when the clock was set; a clock set as the
+    turn began still holds after that player's own draw, which leaves the deadline as it was."""
     with transaction.atomic():
         table = Table.objects.filter(current_deal_id=deal_id).values_list("pk", flat=True).first()
         if table is None:
             return None
         table = _lock_table(table)
-        if table.current_deal_id != deal_id or table.version != expected_version:
+        if table.current_deal_id != deal_id:
             return None
         deal = _lock_current_deal(table)
+        same_turn = expected_deadline is not None and _deadline_text(deal) == expected_deadline
+        if table.version != expected_version and not same_turn:
+            return None
         if deal.match.status != Match.Status.PLAYING or not _overdue(deal):
             return None
         if deal.status != Deal.Status.PLAYING:
-            return next_deal(table, None, expected_version, source=Move.Source.TIMEOUT)
+            return next_deal(table, None, table.version, source=Move.Source.TIMEOUT)
         return _time_out_turn(table, deal)
+
+
+def _deadline_text(deal: Deal) -> str | None:
+    return deal.deadline.isoformat() if deal.deadline else None
+
+
+def mid_turn(deal: Deal | None) -> bool:
+    """The player to move has drawn and is still to discard (or knock): their turn goes on,
+    with the same clock, nobody new to alert and no count to refresh."""
+    return deal is not None and deal.status == Deal.Status.PLAYING and deal.phase == "discard"
 
 
 def _overdue(deal: Deal) -> bool:

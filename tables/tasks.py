@@ -40,9 +40,9 @@ def table_changed(table_id: int, version: int, kind: str) -> None:
 
 
 @shared_task(ignore_result=True)
-def expire_turn(deal_id: int, expected_version: int) -> bool:
+def expire_turn(deal_id: int, expected_version: int, expected_deadline: str | None = None) -> bool:
     """A turn's clock ran out (the ETA fast path): the service checks it really did."""
-    return services.apply_timeout(deal_id, expected_version) is not None
+    return services.apply_timeout(deal_id, expected_version, expected_deadline) is not None
 
 
 @shared_task(ignore_result=True)

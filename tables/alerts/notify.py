@@ -74,18 +74,12 @@ class Alert:
 
 def on_table_change(table: Table, kind: str) -> None:
     """Alert whoever the change concerns and refresh the players' pending counts."""
-    if kind == "move" and mid_turn(table):
+    if kind == "move" and services.mid_turn(table.current_deal):
         return  # a draw: the drawer was told when the turn began, and no count changed
     for alert in alerts_for(table, kind):
         deliver(alert)
     for player in humans(table):
         events.publish_to_player(player.pk, {"type": "pending.changed"})
-
-
-def mid_turn(table: Table) -> bool:
-    """The player to move has drawn and is still to discard (or knock): the same turn."""
-    deal = table.current_deal
-    return deal is not None and deal.status == Deal.Status.PLAYING and deal.phase == "discard"
 
 
 def humans(table: Table) -> list[Player]:

@@ -180,6 +180,53 @@ def test_a_stale_or_early_timeout_does_nothing(alice, bob):
     assert snapshot(token) == before
 
 
+def _ready_to_draw(token: str, players) -> tuple[ApiClient, dict]:
+    """Past the offer round (both pass): the player to move may draw from the stock."""
+    mover, _, state = to_play(token, players)
+    while "draw_stock" not in state["deal"]["view"]["legal_actions"]:
+        mover.ok("post", f"/tables/{token}/moves", {"action": "pass", "expected_version": state["version"]})
+        mover, _, state = to_play(token, players)
+    return mover, state
+
+
+def _play(mover: ApiClient, token: str, state: dict, action: str, card: str | None = None) -> dict:
+    body = {"action": action, "card": card, "expected_version": state["version"]}
+    return mover.ok("post", f"/tables/{token}/moves", body)["state"]
+
+
+def test_a_clock_set_as_the_turn_began_still_holds_after_the_players_draw(alice, bob):
+    token, players = started(alice, bob)
+    mover, state = _ready_to_draw(token, players)
+    turn_began = state["version"]
+    _play(mover, token, state, "draw_stock")
+    deal = Table.objects.get(invite_token=token).current_deal
+    _expire(token)
+    deadline = Deal.objects.get(pk=deal.pk).deadline.isoformat()
+    before = snapshot(token)
+    assert services.apply_timeout(deal.pk, turn_began, "2000-01-01T00:00:00+00:00") is None  # another turn's
+    assert services.apply_timeout(deal.pk, turn_began) is None  # no deadline given: the version decides
+    assert snapshot(token) == before
+    outcome = services.apply_timeout(deal.pk, turn_began, deadline)
+    assert outcome is not None and outcome.move.action.startswith("discard")
+    assert Table.objects.get(invite_token=token).version == turn_began + 2  # the draw, then the discard
+    assert services.apply_timeout(deal.pk, turn_began, deadline) is None  # once only
+
+
+def test_a_draw_sends_no_follow_up_task_but_the_turn_that_passes_does(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    followed = []
+    monkeypatch.setattr(scheduling, "after_table_change", lambda *args: followed.append(args[2]))
+    token, players = started(alice, bob)
+    mover, state = _ready_to_draw(token, players)
+    with django_capture_on_commit_callbacks(execute=True):
+        state = _play(mover, token, state, "draw_stock")
+    assert followed == []
+    with django_capture_on_commit_callbacks(execute=True):
+        _play(mover, token, state, "discard", state["deal"]["coach"]["best_discard"]["card"])
+    assert followed == ["move"]
+
+
 def test_the_server_deals_the_next_deal_when_nobody_does(alice, bob):
     token, players = started(alice, bob, ruleset="reino")
     from .helpers import play_deal
