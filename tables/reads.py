@@ -36,6 +36,7 @@ class _Plan:
     params: tuple[Any, ...]
     slot: int
     locks: bool
+    converters: dict[int, Any]
     init_list: list[str]
     fields: slice
     populators: list[Any]
@@ -61,7 +62,7 @@ class CompiledRead(Generic[M]):
             raise model.DoesNotExist(f"no {model.__name__} for {value!r}")
         if len(rows) > 1:
             raise model.MultipleObjectsReturned(f"several {model.__name__} rows for {value!r}")
-        [row] = plan.compiler.results_iter(results=[rows])
+        [row] = plan.compiler.apply_converters(rows, plan.converters) if plan.converters else rows
         return self._instance(plan, row)
 
     def _instance(self, plan: _Plan, row: tuple[Any, ...]) -> M:
@@ -85,6 +86,8 @@ class CompiledRead(Generic[M]):
         if list(params).count(self.sample) != 1:
             raise ValueError("a compiled read takes exactly one looked-up value")
         select, klass_info = compiler.select, compiler.klass_info
+        if compiler.has_composite_fields([column[0] for column in select]):
+            raise ValueError("a compiled read does not take composite primary keys")
         first, last = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
         return _Plan(
             model=klass_info["model"],
@@ -94,6 +97,7 @@ class CompiledRead(Generic[M]):
             params=tuple(params),
             slot=list(params).index(self.sample),
             locks=bool(queryset.query.select_for_update),
+            converters=compiler.get_converters([column[0] for column in select[: compiler.col_count]]),
             init_list=[column[0].target.attname for column in select[first:last]],
             fields=slice(first, last),
             populators=get_related_populators(klass_info, select, DEFAULT_DB_ALIAS),
