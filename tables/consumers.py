@@ -61,7 +61,7 @@ class RecentTables:
     socket of its table at once (both seats, spectators): one query then serves them all, and
     each socket still builds its own recipient's view from the shared, read-only row."""
 
-    def __init__(self, size: int = 4096):
+    def __init__(self, size: int = 256):  # the sockets of one table read within moments
         self.size = size
         self.rows: OrderedDict[int, Table] = OrderedDict()
         self.lock = threading.Lock()
