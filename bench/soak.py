@@ -34,28 +34,41 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
-async def reconnect(load: Load, table: Table, seat: int) -> None:
-    """Close one player's socket and open a new one: the client resynchronises from the snapshot."""
+RECONNECT_TRIES = 5
+
+
+async def reconnect(load: Load, table: Table, seat: int) -> int:
+    """Close one player's socket and open a new one: the client resynchronises from the snapshot.
+    A refused handshake is tried again after a pause, as a browser does; returns the retries."""
     await table.sockets[seat].close()
     token = table.tokens[seat]
-    socket = await load.sockets.ws_connect(
-        f"{load.base(token)}/ws/tables/{table.token}/", headers=load.headers(token), heartbeat=None
-    )
+    for retry in range(RECONNECT_TRIES):
+        try:
+            socket = await load.sockets.ws_connect(
+                f"{load.base(token)}/ws/tables/{table.token}/", headers=load.headers(token), heartbeat=None
+            )
+            break
+        except (aiohttp.ClientError, OSError):
+            if retry == RECONNECT_TRIES - 1:
+                raise
+            await asyncio.sleep(1 + retry)
     table.sockets[seat] = socket
     first = json.loads((await socket.receive()).data)
     table.states[seat] = max(table.states[seat], first["state"], key=lambda state: state["version"])
     table.seen[seat].append(("snapshot", first["version"]))
     asyncio.get_running_loop().create_task(load.read(table, seat, socket))
+    return retry
 
 
-async def churn(load: Load, tables: list[Table], every: float, share: float, until: float) -> int:
-    done = 0
+async def churn(load: Load, tables: list[Table], every: float, share: float, until: float) -> tuple[int, int]:
+    """(reconnects, handshakes refused and tried again)."""
+    done = retried = 0
     while time.time() < until:
         await asyncio.sleep(every)
         chosen = random.sample(tables, max(1, int(len(tables) * share)))
-        await bounded([reconnect(load, table, random.randrange(2)) for table in chosen], limit=50)
-        done += len(chosen)
-    return done
+        retries = await bounded([reconnect(load, table, random.randrange(2)) for table in chosen], limit=50)
+        done, retried = done + len(chosen), retried + sum(retries)
+    return done, retried
 
 
 async def watch_versions(
@@ -91,7 +104,7 @@ async def soak(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
         ]
         load.moves.clear()
         elapsed = await load.run(tables, args.rate, args.duration)
-        reconnects, _ = await asyncio.gather(*background)
+        (reconnects, retried), _ = await asyncio.gather(*background)
         memory_after = {pid: rss_kib(pid) for pid in pids}
         now = time.time()
         stuck = [
@@ -108,6 +121,7 @@ async def soak(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
         "tables": args.tables,
         "duration_s": args.duration,
         "reconnects": reconnects,
+        "reconnects_retried": retried,
         "memory_kib": {pid: [memory_before[pid], memory_after[pid]] for pid in pids},
         "memory_growth_percent": growth,
         "stuck_tables": len(stuck),
