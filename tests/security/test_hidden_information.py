@@ -149,9 +149,9 @@ def pushes(monkeypatch, settings) -> list[tuple[int, dict]]:
     return sent
 
 
-# Matches to 100 take 8 to 16 deals with this plain strategy, minutes on a busy machine: the suite
-# plays classic and reino to SHORT_TARGET (the same rules, a table option); HIDDEN_INFO_TARGET=100
-# plays them in full (docs/reliability.md records that run).
+# Matches to 100 take 8 to 16 deals with this plain strategy, minutes on a busy machine: `make test`
+# plays classic and reino to SHORT_TARGET (the same rules, a table option); .ci/run sets
+# HIDDEN_INFO_TARGET=100 and plays them in full (docs/reliability.md).
 SHORT_TARGET = int(os.environ.get("HIDDEN_INFO_TARGET", "30"))
 
 
