@@ -172,6 +172,9 @@ def issue_api_token(user, name: str = "") -> tuple[ApiToken, str]:
     return token, raw
 
 
+LAST_USED_PRECISION_SECONDS = 300  # "last used" to within minutes: not one write per request
+
+
 def _live_tokens_with_players(token_hash: str):
     rows = ApiToken.objects.select_related("user", "user__player")  # the caller in one query
     return rows.filter(token_hash=token_hash, revoked_at__isnull=True, user__is_active=True)
@@ -186,7 +189,7 @@ def player_for_api_token(raw: str) -> Player | None:
     except ApiToken.DoesNotExist:
         return None
     now = timezone.now()
-    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > 60:
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > LAST_USED_PRECISION_SECONDS:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
     try:
         return token.user.player
