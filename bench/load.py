@@ -136,29 +136,31 @@ class Load:
                 f"{self.base(token)}/ws/tables/{table.token}/", headers=self.headers(token), heartbeat=None
             )
             table.sockets[seat] = socket
-            first = json.loads((await socket.receive()).data)
-            table.states[seat] = first["state"]
-            table.seen[seat].append(("snapshot", first["version"]))
+            self.receive(table, seat, json.loads((await socket.receive()).data))
             asyncio.get_running_loop().create_task(self.read(table, seat, socket))
 
     async def read(self, table: Table, seat: int, socket) -> None:
         async for frame in socket:
             if frame.type != aiohttp.WSMsgType.TEXT:
                 break
-            message = json.loads(frame.data)
-            if message["type"] not in ("event", "snapshot"):
-                continue
-            now = time.time()
-            table.seen[seat].append((message["type"], message["version"]))
-            if message["version"] >= table.states[seat]["version"]:
-                table.states[seat] = message["state"]
-            move = table.in_flight
-            if move is not None and seat != move.mover and message["version"] >= move.version:
-                move.delivered = now
-                timing = message.get("timing") or {}
-                move.published, move.pushed = timing.get("published"), timing.get("sent")
-                if move.applied is not None:
-                    table.in_flight = None
+            self.receive(table, seat, json.loads(frame.data))
+
+    def receive(self, table: Table, seat: int, message: dict[str, Any]) -> None:
+        """An event or snapshot on ``seat``'s socket (a reconnect's first snapshot included: it
+        delivers whatever version the old socket missed)."""
+        if message["type"] not in ("event", "snapshot"):
+            return
+        now = time.time()
+        table.seen[seat].append((message["type"], message["version"]))
+        if seat not in table.states or message["version"] >= table.states[seat]["version"]:
+            table.states[seat] = message["state"]
+        move = table.in_flight
+        if move is not None and seat != move.mover and message["version"] >= move.version:
+            move.delivered = now
+            timing = message.get("timing") or {}
+            move.published, move.pushed = timing.get("published"), timing.get("sent")
+            if move.applied is not None:
+                table.in_flight = None
 
     def next_action(self, table: Table) -> tuple[int, str, dict[str, Any]] | None:
         """(seat, path, body) of the table's next action: never a knock, so deals go on."""

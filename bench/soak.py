@@ -53,9 +53,7 @@ async def reconnect(load: Load, table: Table, seat: int) -> int:
                 raise
             await asyncio.sleep(1 + retry)
     table.sockets[seat] = socket
-    first = json.loads((await socket.receive()).data)
-    table.states[seat] = max(table.states[seat], first["state"], key=lambda state: state["version"])
-    table.seen[seat].append(("snapshot", first["version"]))
+    load.receive(table, seat, json.loads((await socket.receive()).data))
     asyncio.get_running_loop().create_task(load.read(table, seat, socket))
     return retry
 
