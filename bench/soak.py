@@ -34,7 +34,7 @@ def rss_kib(pid: int) -> int:
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
-RECONNECT_TRIES = 5
+RECONNECT_TRIES = 30  # a browser keeps trying; a soak table must not be lost to one bad minute
 
 
 async def reconnect(load: Load, table: Table, seat: int) -> int:
@@ -51,7 +51,7 @@ async def reconnect(load: Load, table: Table, seat: int) -> int:
         except (aiohttp.ClientError, OSError):
             if retry == RECONNECT_TRIES - 1:
                 raise
-            await asyncio.sleep(1 + retry)
+            await asyncio.sleep(min(5, 1 + retry))
     table.sockets[seat] = socket
     load.receive(table, seat, json.loads((await socket.receive()).data))
     asyncio.get_running_loop().create_task(load.read(table, seat, socket))
