@@ -55,8 +55,11 @@ def get_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def parse_database_url(url: str, base_dir: Path) -> dict[str, object]:
-    """Django DATABASES entry from ``sqlite:///path`` or ``postgres://user:pass@host:port/name``."""
+def parse_database_url(url: str, base_dir: Path, pool_size: int = 20) -> dict[str, object]:
+    """Django DATABASES entry from ``sqlite:///path`` or ``postgres://user:pass@host:port/name``.
+    PostgreSQL connections come from a pool of at most ``pool_size`` per process: under ASGI every
+    request runs in a thread of its own, so a thread's persistent connection would be opened anew
+    for each request (measured: one PostgreSQL connection per HTTP request)."""
     parsed = urlparse(url)
     if parsed.scheme == "sqlite":
         path = unquote(parsed.path)
@@ -83,9 +86,9 @@ def parse_database_url(url: str, base_dir: Path) -> dict[str, object]:
             "PASSWORD": unquote(parsed.password or ""),
             "HOST": parsed.hostname or "",
             "PORT": str(parsed.port or ""),
-            "CONN_MAX_AGE": 60,
-            "CONN_HEALTH_CHECKS": True,
-            "OPTIONS": options,
+            "CONN_MAX_AGE": 0,  # the pool keeps the connections; Django then must not
+            "CONN_HEALTH_CHECKS": True,  # the pool checks a connection as it lends it (a restarted server)
+            "OPTIONS": {"pool": {"min_size": 2, "max_size": pool_size, "timeout": 10}, **options},
         }
     raise ImproperlyConfigured(
         f"DATABASE_URL must start with sqlite:/// or postgres://, not {url.split(':', 1)[0]!r}."

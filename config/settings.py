@@ -82,7 +82,9 @@ TEMPLATES = [
 
 _DATABASE_URL = env.get_str("DATABASE_URL")
 if _DATABASE_URL:
-    DATABASES = {"default": env.parse_database_url(_DATABASE_URL, BASE_DIR)}
+    DATABASES = {
+        "default": env.parse_database_url(_DATABASE_URL, BASE_DIR, env.get_int("DATABASE_POOL_SIZE", 20))
+    }
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(VAR_DIR / "db.sqlite3")}}

@@ -2,9 +2,11 @@
 token behind every program's request.
 
 Measured in-process (bench/README.md, "HTTP"), compiling the SQL of a wide select_related query
-costs the ORM more than running it. A CompiledRead builds the queryset once per thread and
-connection, keeps its SQL, and then only swaps in the looked-up value and turns the row into
-model instances the way the ORM's own iterator does. Selects only (a SELECT ... FOR UPDATE
+costs the ORM more than running it. A CompiledRead builds the queryset once per process (and
+database vendor: under ASGI each request runs in a thread of its own, so a per-thread cache
+would compile every time), keeps its SQL, and then only swaps in the looked-up value, runs it
+on the calling thread's connection and turns the row into model instances the way the ORM's
+own iterator does. Selects only (a SELECT ... FOR UPDATE
 included, inside a transaction as the ORM demands); never a write.
 """
 
@@ -30,8 +32,7 @@ KEY_SAMPLE = -7_919_191_919
 @dataclass
 class _Plan:
     model: type[Model]
-    connection: Any
-    compiler: Any
+    compiler: Any  # its connection only passes through to field converters, which ignore it
     sql: str
     params: tuple[Any, ...]
     slot: int
@@ -47,14 +48,16 @@ class CompiledRead(Generic[M]):
 
     def __init__(self, make: Callable[[Any], QuerySet[M]], sample: Any = TEXT_SAMPLE):
         self.make, self.sample = make, sample
-        self.local = threading.local()
+        self.plans: dict[str, _Plan] = {}
+        self.lock = threading.Lock()
 
     def get(self, value: Any) -> M:
-        plan = self._plan()
-        if plan.locks and plan.connection.get_autocommit():
+        connection = connections[DEFAULT_DB_ALIAS]
+        plan = self._plan(connection)
+        if plan.locks and connection.get_autocommit():
             raise TransactionManagementError("select_for_update cannot be used outside of a transaction.")
         params = (*plan.params[: plan.slot], value, *plan.params[plan.slot + 1 :])
-        with plan.connection.cursor() as cursor:
+        with connection.cursor() as cursor:
             cursor.execute(plan.sql, params)
             rows = cursor.fetchmany(2)
         model = plan.model
@@ -71,12 +74,12 @@ class CompiledRead(Generic[M]):
             populator.populate(row, obj)
         return obj
 
-    def _plan(self) -> _Plan:
-        connection = connections[DEFAULT_DB_ALIAS]
-        plan: _Plan | None = getattr(self.local, "plan", None)
-        if plan is None or plan.connection is not connection:
-            plan = self._compile(connection)
-            self.local.plan = plan
+    def _plan(self, connection: Any) -> _Plan:
+        plan = self.plans.get(connection.vendor)
+        if plan is None:
+            with self.lock:
+                plan = self.plans.get(connection.vendor) or self._compile(connection)
+                self.plans[connection.vendor] = plan
         return plan
 
     def _compile(self, connection: Any) -> _Plan:
@@ -91,7 +94,6 @@ class CompiledRead(Generic[M]):
         first, last = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
         return _Plan(
             model=klass_info["model"],
-            connection=connection,
             compiler=compiler,
             sql=sql,
             params=tuple(params),
