@@ -4,8 +4,8 @@ in the same run. A benchmark, not a test: see bench/README.md for the command an
 
     .venv/bin/python -m bench.http_load [--seconds 20] [--connections 32] [--threads 2] [--processes 2]
 
-``--processes N`` serves each endpoint with N daphne processes sharing one listening socket
-(daphne --fd), as N processes behind a balancer would; 1 is a single process.
+``--processes N`` serves each endpoint with N daphne processes on N ports and drives each with
+its own wrk and an equal share of the connections, as a balancer in front of them would.
 
 The database is a fresh SQLite file in a temporary directory unless DATABASE_URL is set.
 """
@@ -16,7 +16,6 @@ import argparse
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -46,11 +45,33 @@ def run_manage(env: dict[str, str], *args: str) -> str:
     return done.stdout
 
 
-def wrk(url: str, seconds: int, connections: int, threads: int, token: str | None = None) -> dict[str, float]:
-    command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s", "--latency", url]
-    if token:
-        command[1:1] = ["-H", f"Authorization: Bearer {token}"]
-    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+def wrk(
+    urls: list[str], seconds: int, connections: int, threads: int, token: str | None = None
+) -> dict[str, float]:
+    """One wrk per server process, at once, each with its share of the connections (as a balancer
+    would spread them): requests add up; p50 and p99 are the worst process's (conservative)."""
+    runs = []
+    for url in urls:
+        command = [
+            "wrk",
+            f"-t{max(1, threads // len(urls))}",
+            f"-c{connections // len(urls)}",
+            f"-d{seconds}s",
+        ]
+        command += ["--latency", url]
+        if token:
+            command[1:1] = ["-H", f"Authorization: Bearer {token}"]
+        runs.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
+    figures = [_figures(run.communicate()[0]) for run in runs]
+    return {
+        "rps": sum(figure["rps"] for figure in figures),
+        "p50_ms": max(figure["p50_ms"] for figure in figures),
+        "p99_ms": max(figure["p99_ms"] for figure in figures),
+        "non_2xx": sum(figure["non_2xx"] for figure in figures),
+    }
+
+
+def _figures(out: str) -> dict[str, float]:
     return {
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
         "p50_ms": _ms(re.search(r"50%\s+([\d.]+\w+)", out).group(1)),
@@ -64,37 +85,12 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def daphne_pool(count: int, env: dict[str, str], logdir: Path) -> tuple[int, list[subprocess.Popen]]:
-    """``count`` daphne processes accepting from one listening socket on a free port."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(1024)
-    port, fd = listener.getsockname()[1], listener.fileno()
-    args = [servers.PYTHON, "-m", "daphne", "--fd", str(fd), "config.asgi:application"]
-    processes = []
-    for number in range(count):
-        handle = (logdir / f"{port}-{number}.log").open("w")
-        processes.append(
-            subprocess.Popen(
-                args,
-                cwd=servers.ROOT,
-                env=env,
-                stdout=handle,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                pass_fds=(fd,),
-            )
-        )
-    listener.close()  # the children hold it
-    return port, processes
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--processes", type=int, default=1, help="daphne processes sharing the socket")
+    parser.add_argument("--processes", type=int, default=1, help="daphne processes, one wrk each")
     options = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="ginmesa-bench-"))
     url = os.environ.get("DATABASE_URL") or f"sqlite:////{workdir}/bench.sqlite3"
@@ -113,16 +109,14 @@ def main() -> None:
         ("table state", "config.settings", f"/api/tables/{table}", token),
         ("bare Django JSON view", "bench.bare_settings", "/bare/", None),
     ]:
-        port, pool = daphne_pool(
-            options.processes, {**env, "DJANGO_SETTINGS_MODULE": settings_module}, workdir
-        )
+        server_env = {**env, "DJANGO_SETTINGS_MODULE": settings_module}
+        ports = [servers.free_port() for _ in range(options.processes)]
+        pool = [servers.daphne(port, server_env, workdir / f"{port}.log") for port in ports]
+        urls = [f"http://127.0.0.1:{port}{path}" for port in ports]
         try:
-            servers.wait_for_port(port, pool[0], workdir / f"{port}-0.log")
-            time.sleep(1 + options.processes)  # every process up and accepting
-            wrk(f"http://127.0.0.1:{port}{path}", 3, options.connections, options.threads, auth)  # warm-up
-            results[name] = wrk(
-                f"http://127.0.0.1:{port}{path}", options.seconds, options.connections, options.threads, auth
-            )
+            time.sleep(1)
+            wrk(urls, 3, options.connections, options.threads, auth)  # warm-up
+            results[name] = wrk(urls, options.seconds, options.connections, options.threads, auth)
         finally:
             for server in pool:
                 servers.stop(server)
