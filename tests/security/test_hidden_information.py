@@ -59,6 +59,7 @@ class Inbox:
         self.seat, self.client, self.email = seat, client, email
         self.texts: list[tuple[str, str]] = []  # (where it came from, text)
         self.pushes_seen = self.emails_seen = 0
+        self.socket_version = -1  # the newest table version its table socket has delivered
 
     def add(self, where: str, text: str | bytes) -> None:
         self.texts.append((where, text.decode(errors="replace") if isinstance(text, bytes) else text))
@@ -97,7 +98,16 @@ def collect_http(inbox: Inbox, token: str, version: int, turn: int) -> None:
         inbox.add("my tables page", api.client.get("/me/tables/").content)
 
 
-async def drain_frames(inbox: Inbox, sockets: list) -> None:
+async def drain_frames(inbox: Inbox, sockets: list, version: int) -> None:
+    """Every frame up to the table's ``version`` (so none arrives after the next move and is
+    checked against a later deal's knowledge), then whatever else is waiting."""
+    table_socket = sockets[0]
+    while inbox.socket_version < version:
+        output = await table_socket.receive_output(timeout=10)
+        inbox.add("socket frame", output.get("text") or json.dumps(output))
+        message = json.loads(output.get("text") or "{}")
+        if message.get("type") in ("event", "snapshot"):
+            inbox.socket_version = max(inbox.socket_version, message["version"])
     for socket in sockets:
         while not await socket.receive_nothing(timeout=0.005):
             output = await socket.receive_output()
@@ -192,7 +202,7 @@ def test_no_recipient_ever_receives_a_card_it_could_not_know(alice, bob, carol, 
             version = await sync_to_async(table_version)(token)
             for inbox in inboxes:
                 await sync_to_async(collect_http)(inbox, token, version, turn)
-                await drain_frames(inbox, sockets[inbox.seat])
+                await drain_frames(inbox, sockets[inbox.seat], version)
                 collect_alerts(inbox, pushes, player_ids[inbox.seat])
                 checked += await sync_to_async(check_inbox)(inbox, token)
         for socket_pair in sockets.values():

@@ -57,7 +57,11 @@ def test_the_sweep_withdraws_a_lapsed_offer_exactly_once(
     alice, bob, monkeypatch, django_capture_on_commit_callbacks
 ):
     published = []
-    monkeypatch.setattr(services, "publish_table_event", lambda *event: published.append(event))
+    monkeypatch.setattr(
+        services,
+        "publish_table_event",
+        lambda table, version, kind, *follow_up: published.append((table, version, kind)),
+    )
     token = _after_a_match(alice, bob)
     version = alice.ok("post", f"/tables/{token}/rematch/offer")["version"]
     _offered_ago(token, DAY + 1)
