@@ -144,17 +144,20 @@ def test_database_restart_and_server_sigterm_lose_nothing(private_postgres, tmp_
         bob.retrying("POST", f"/tables/{token}/join", {})
         alice.retrying("POST", f"/tables/{token}/start", {})
         players = {0: alice, 1: bob}
+        restarted: list[None] = []
         for number in range(MOVES):
             if number == RESTART_DATABASE_AT:
-                restart = threading.Thread(
-                    target=as_postgres, args=(PG_BIN / "pg_ctl", "-D", data, "-m", "fast", "-w", "restart")
-                )
+                # -l: the new postmaster writes to the log file, not to the pipe this test reads
+                # (an inherited pipe would keep pg_ctl's caller waiting after the restart).
+                command = (PG_BIN / "pg_ctl", "-D", data, "-m", "fast", "-w", "-l", data / "log", "restart")
+                restart = threading.Thread(target=lambda args=command: restarted.append(as_postgres(*args)))
                 restart.start()
             if number == STOP_SERVER_AT:
                 assert servers.stop(server, signal.SIGTERM) is not None
                 server = servers.daphne(port, env, tmp_path / "daphne-2.log")
             play_one_move(players, token)
         restart.join(60)
+        assert restarted, "pg_ctl restart did not finish"
     finally:
         servers.stop(server)
     check_stored_state(url, alice.acknowledged + bob.acknowledged)
