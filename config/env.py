@@ -57,9 +57,8 @@ def get_list(name: str, default: list[str]) -> list[str]:
 
 def parse_database_url(url: str, base_dir: Path, pool_size: int = 20) -> dict[str, object]:
     """Django DATABASES entry from ``sqlite:///path`` or ``postgres://user:pass@host:port/name``.
-    PostgreSQL connections come from a pool of at most ``pool_size`` per process: under ASGI every
-    request runs in a thread of its own, so a thread's persistent connection would be opened anew
-    for each request (measured: one PostgreSQL connection per HTTP request)."""
+    PostgreSQL connections come from a pool of at most ``pool_size`` per process, shared by the
+    HTTP threads, the socket consumers and the background threads of that process."""
     parsed = urlparse(url)
     if parsed.scheme == "sqlite":
         path = unquote(parsed.path)

@@ -80,6 +80,10 @@ TEMPLATES = [
     },
 ]
 
+# Threads per server process that run HTTP requests (config/http.py); each holds at most one
+# database connection during a request, so keep it below DATABASE_POOL_SIZE.
+HTTP_THREADS = env.get_int("HTTP_THREADS", 4)
+
 _DATABASE_URL = env.get_str("DATABASE_URL")
 if _DATABASE_URL:
     DATABASES = {
