@@ -1,9 +1,10 @@
 """Soak benchmark (not a test): bench/load.py's open-loop play at many tables for a long time,
 with connection churn (a share of the players' sockets closed and reopened every few seconds),
-while the server processes' memory is sampled. It reports the memory growth from the end of the
-warm-up to the end, lost and duplicated versions (bench.load.gaps: a reconnect's snapshot covers
-what it missed, anything else skipped is lost), errors, and the tables that are stuck (still
-playing but with no new version in the last --stuck-after seconds).
+while the server processes' memory is sampled every --sample-every seconds. It reports the
+memory growth from the end of the warm-up to the end (with the samples between), lost and
+duplicated versions (bench.load.gaps: a reconnect's snapshot covers what it missed, anything
+else skipped is lost), errors, and the tables that are stuck (still playing but with no new
+version in the last --stuck-after seconds).
 
     DATABASE_URL=... REDIS_URL=... .venv/bin/python -m bench.soak --tables 300 --rate 60 \\
         --duration 1800 --server-pids "$(pgrep -d, -f 'daphne.*config.asgi')"
@@ -81,6 +82,15 @@ async def watch_versions(
         await asyncio.sleep(every)
 
 
+async def sample_memory(pids: list[int], every: float, until: float, samples: list[dict[str, Any]]) -> None:
+    """Resident memory of each server process every ``every`` seconds: a leak keeps climbing,
+    a process filling its caches levels off."""
+    start = time.time()
+    while time.time() < until:
+        await asyncio.sleep(min(every, max(0.0, until - time.time())))
+        samples.append({"at_s": round(time.time() - start), **{str(pid): rss_kib(pid) for pid in pids}})
+
+
 async def soak(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
     pids = [int(pid) for pid in args.server_pids.split(",") if pid]
     async with (
@@ -96,13 +106,15 @@ async def soak(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
         memory_before = {pid: rss_kib(pid) for pid in pids}
         until = time.time() + args.duration
         last_change: dict[str, float] = {}
+        samples: list[dict[str, Any]] = [{"at_s": 0, **{str(pid): memory_before[pid] for pid in pids}}]
         background = [
+            asyncio.create_task(sample_memory(pids, args.sample_every, until, samples)),
             asyncio.create_task(churn(load, tables, args.churn_every, args.churn_share, until)),
             asyncio.create_task(watch_versions(tables, 5.0, until + 5, last_change)),
         ]
         load.moves.clear()
         elapsed = await load.run(tables, args.rate, args.duration)
-        (reconnects, retried), _ = await asyncio.gather(*background)
+        _, (reconnects, retried), _ = await asyncio.gather(*background)
         memory_after = {pid: rss_kib(pid) for pid in pids}
         now = time.time()
         stuck = [
@@ -122,6 +134,7 @@ async def soak(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
         "reconnects_retried": retried,
         "memory_kib": {pid: [memory_before[pid], memory_after[pid]] for pid in pids},
         "memory_growth_percent": growth,
+        "memory_samples_kib": samples,
         "stuck_tables": len(stuck),
         **report(load, tables, elapsed),
     }
@@ -137,6 +150,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=60.0, help="moves per second, all tables together")
     parser.add_argument("--duration", type=float, default=1800.0, help="seconds of soak after the warm-up")
     parser.add_argument("--warmup", type=float, default=60.0)
+    parser.add_argument("--sample-every", type=float, default=60.0, help="seconds between memory samples")
     parser.add_argument("--churn-every", type=float, default=5.0, help="seconds between reconnect waves")
     parser.add_argument("--churn-share", type=float, default=0.05, help="share of tables per wave")
     parser.add_argument("--stuck-after", type=float, default=120.0)
