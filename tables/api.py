@@ -272,7 +272,11 @@ def _committed_state(request: HttpRequest, outcome: services.Outcome) -> dict[st
     on the hot path. A replayed move id reads the table afresh (it changed nothing now)."""
     if outcome.replayed:
         return _state(request, outcome)
-    return payloads.table_state(outcome.table, _caller(request).player)
+    player = _caller(request).player
+    published = getattr(outcome.table, "published_states", None) or {}
+    if player is not None and str(player.pk) in published:
+        return published[str(player.pk)]  # built at the commit for this player's sockets
+    return payloads.table_state(outcome.table, player)
 
 
 @api.get(

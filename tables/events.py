@@ -1,7 +1,9 @@
 """Telling connected browsers that a table changed, and handing the change to what follows it.
 
-A message carries no game state, only the table's new version: each socket then builds its
-own recipient's view from the database, so a broadcast can never leak a hand. Publishing is
+A message carries the table's new version and, for a move, each seated player's own state
+(built once from the committed rows, tables.services): a player's socket sends that player's,
+and every other socket (spectators, or when no states came) builds its recipient's view from
+the database. The channel layer is inside the server; what leaves it is one recipient's view. Publishing is
 best effort: the move is already committed, and a client that missed a message gets a fresh
 snapshot on its next message or reconnect.
 
@@ -43,10 +45,19 @@ def remember_server_loop() -> None:
     _server_loop = asyncio.get_running_loop()
 
 
-def publish_table_event(table_id: int, version: int, kind: str = "state", follow_up: bool = True) -> None:
-    """Tell the table's sockets about ``version``, then (``follow_up``) start what follows the
-    change (deadlines, alerts, the players' pending counts) in the background."""
+def publish_table_event(
+    table_id: int,
+    version: int,
+    kind: str = "state",
+    follow_up: bool = True,
+    states: dict[str, dict[str, Any]] | None = None,
+) -> None:
+    """Tell the table's sockets about ``version`` (``states``: the seated players' own states at
+    that version, by player id), then (``follow_up``) start what follows the change (deadlines,
+    alerts, the players' pending counts) in the background."""
     message = {"type": "table.event", "kind": kind, "table": table_id, "version": version, "at": time.time()}
+    if states:
+        message["states"] = states
     group_send(table_group(table_id), message)
     if not follow_up:
         return

@@ -25,7 +25,7 @@ from redis.exceptions import RedisError
 
 import rules
 
-from . import engine, identity, scheduling
+from . import engine, identity, payloads, scheduling
 from .errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited, StaleVersion, TooLarge
 from .events import publish_table_event
 from .models import ChatMessage, ChatMute, Deal, Match, Move, Player, Table
@@ -134,7 +134,10 @@ def _after_commit(table: Table, deal: Deal | None, kind: str = "state") -> None:
     """Publish the new version and hand a bot its turn, once the transaction has committed.
     A draw needs no follow-up task: the turn's clock, alerts and counts stand as they were."""
     follow_up = not (kind == "move" and mid_turn(deal))
-    transaction.on_commit(partial(publish_table_event, table.pk, table.version, kind, follow_up))
+    if kind == "move":
+        transaction.on_commit(partial(_publish_move, table, table.version, follow_up))
+    else:
+        transaction.on_commit(partial(publish_table_event, table.pk, table.version, kind, follow_up))
     if deal is None or deal.match.status != Match.Status.PLAYING:
         return
     if deal.status == Deal.Status.PLAYING:
@@ -143,6 +146,16 @@ def _after_commit(table: Table, deal: Deal | None, kind: str = "state") -> None:
             transaction.on_commit(partial(scheduling.schedule_bot_turn, deal.pk, table.version))
     elif any(player is not None and player.is_bot for player in table.seats):
         transaction.on_commit(partial(_bot_deals_next, table.pk, table.version))
+
+
+def _publish_move(table: Table, version: int, follow_up: bool) -> None:
+    """A move's rows are all loaded and locked: build each seated player's state from them once,
+    for that player's sockets (in any process) and the mover's answer, instead of a database
+    read per socket. If the row moved on before the commit (an outer transaction), the sockets
+    read the database as for any other change."""
+    states = payloads.seated_states(table) if table.version == version else None
+    table.published_states = states
+    publish_table_event(table.pk, version, "move", follow_up, states=states)
 
 
 def _bot_deals_next(table_id: int, version: int) -> None:

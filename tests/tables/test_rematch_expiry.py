@@ -60,7 +60,7 @@ def test_the_sweep_withdraws_a_lapsed_offer_exactly_once(
     monkeypatch.setattr(
         services,
         "publish_table_event",
-        lambda table, version, kind, *follow_up: published.append((table, version, kind)),
+        lambda table, version, kind, *follow_up, **states: published.append((table, version, kind)),
     )
     token = _after_a_match(alice, bob)
     version = alice.ok("post", f"/tables/{token}/rematch/offer")["version"]

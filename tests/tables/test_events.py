@@ -1,0 +1,53 @@
+"""What a committed move publishes: the new version and each seated player's own state, built
+once from the committed rows; spectators get nothing prebuilt and read their own view."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tables import events
+from tables.models import Player
+from tests.tables.helpers import cards_in, started, to_play
+from tests.tables.live.helpers import comparable
+
+
+@pytest.fixture
+def published(monkeypatch):
+    messages: list[dict] = []
+    monkeypatch.setattr(events, "group_send", lambda group, message: messages.append(message))
+    return messages
+
+
+def _player_id(client) -> str:
+    return str(Player.objects.get(user=client.user).pk)
+
+
+def test_a_move_publishes_each_seated_players_own_state(
+    alice, bob, published, django_capture_on_commit_callbacks
+):
+    token, players = started(alice, bob)
+    mover, other, state = to_play(token, players)
+    action = state["deal"]["view"]["legal_actions"][0]
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = mover.ok(
+            "post", f"/tables/{token}/moves", {"action": action, "expected_version": state["version"]}
+        )
+
+    message = published[-1]
+    assert (message["kind"], message["version"]) == ("move", state["version"] + 1)
+    assert set(message["states"]) == {_player_id(mover), _player_id(other)}
+    for client in (mover, other):
+        assert comparable(message["states"][_player_id(client)]) == comparable(client.state(token))
+    assert comparable(answer["state"]) == comparable(message["states"][_player_id(mover)])
+    # each prebuilt state is its own player's: the opponent's hand is in neither's
+    mover_hand = set(message["states"][_player_id(mover)]["deal"]["view"]["hand"])
+    assert not mover_hand & cards_in(json.dumps(message["states"][_player_id(other)]))
+
+
+def test_other_changes_publish_only_the_version(alice, bob, published, django_capture_on_commit_callbacks):
+    token, _players = started(alice, bob)
+    with django_capture_on_commit_callbacks(execute=True):
+        alice.ok("post", f"/tables/{token}/chat", {"text": "hola"}, status=201)
+    assert published and "states" not in published[-1]
