@@ -1,9 +1,10 @@
 """The table socket and the user socket (protocol: docs/live.md).
 
-Consumers stay thin: they authenticate, join groups and forward. A group message carries only
-a version; each socket builds its own recipient's state from the database (tables.payloads,
-the engine's view), so nothing hidden ever travels through the channel layer. Moves and chat
-go through tables.services exactly as the HTTP API's do.
+Consumers stay thin: they authenticate, join groups and forward. A group message carries a
+version and, for a move, the seated players' own states (tables.events): a seated player's
+socket sends its player's; any other socket builds its recipient's state from the database
+(tables.payloads, the engine's view). Moves and chat go through tables.services exactly as
+the HTTP API's do.
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import json
 import logging
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import connection
@@ -42,7 +45,6 @@ BURST = 20  # messages a client may send at once
 REFILL_PER_SECOND = 10
 FLOOD_LIMIT = 40  # refused messages within FLOOD_WINDOW_SECONDS before the socket is closed
 FLOOD_WINDOW_SECONDS = 10
-SITE_EVERY_BEATS = 4  # a table socket refreshes "seen on the site" every fourth heartbeat
 
 
 # None: decide by database. Tests set True: pool threads keep their own connections open.
@@ -84,6 +86,45 @@ class RecentTables:
 recent_tables = RecentTables()
 
 
+class Heartbeat:
+    """Every HEARTBEAT_SECONDS, renews the presence leases of all this process's sockets in one
+    database call (presence.renew_leases) instead of a thread hop and a write per socket, and
+    re-joins their groups for channel layers that expire memberships."""
+
+    def __init__(self) -> None:
+        self.sockets: weakref.WeakSet[LiveConsumer] = weakref.WeakSet()  # a socket never closed is not kept
+        self.task: asyncio.Task | None = None
+
+    def add(self, socket: LiveConsumer) -> None:
+        self.sockets.add(socket)
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self._run())
+
+    def discard(self, socket: LiveConsumer) -> None:
+        self.sockets.discard(socket)
+
+    async def _run(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            try:
+                await self.beat()
+            except Exception:  # the next beat tries again; leases outlast two beats
+                log.exception("presence heartbeat failed")
+
+    async def beat(self) -> None:
+        sockets = list(self.sockets)
+        for socket in sockets:
+            await socket.rejoin_groups()
+        leases = [lease for socket in sockets if (lease := socket.lease()) is not None]
+        players = {socket.player.pk for socket in sockets if getattr(socket, "player", None) is not None}
+        if leases or players:
+            await db(presence.renew_leases)(leases, players)
+
+
+heartbeat = Heartbeat()
+
+
 class TokenBucket:
     def __init__(self, burst: int = BURST, rate: float = REFILL_PER_SECOND):
         self.burst, self.rate = burst, rate
@@ -108,7 +149,6 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.bucket = TokenBucket()
         self.refused: list[float] = []
-        self.heartbeat: asyncio.Task | None = None
         self.caller: SocketCaller = await db(resolve_caller)(self.scope)
         if not self.caller.allowed:
             await self.close(code=CLOSE_UNAUTHORISED)
@@ -119,9 +159,17 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def start(self) -> None:
         raise NotImplementedError
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch without its hop to another thread to close old database
+        connections before every message: each database call here goes through db(), whose
+        thread closes them before and after."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def disconnect(self, code: int) -> None:
-        if self.heartbeat is not None:
-            self.heartbeat.cancel()
+        heartbeat.discard(self)
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -130,18 +178,16 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
 
     def start_heartbeat(self) -> None:
-        self.heartbeat = asyncio.get_running_loop().create_task(self._beat())
+        heartbeat.add(self)
 
-    async def _beat(self) -> None:
-        while True:
-            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
-            with contextlib.suppress(Exception):
-                for group in self.groups_joined:  # renews membership of layers that expire it
-                    await self.channel_layer.group_add(group, self.channel_name)
-                await self.beat()
+    async def rejoin_groups(self) -> None:
+        with contextlib.suppress(Exception):  # renews membership of layers that expire it
+            for group in getattr(self, "groups_joined", []):
+                await self.channel_layer.group_add(group, self.channel_name)
 
-    async def beat(self) -> None:
-        """Renew this socket's presence lease."""
+    def lease(self) -> tuple[int, int, bool] | None:
+        """(player, table, page visible) for a table socket with a player; else None."""
+        return None
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         if not self.bucket.take():
@@ -223,11 +269,8 @@ class TableConsumer(LiveConsumer):
                 await db(presence.touch_table)(self.player.pk, self.table_id, visible=False, online=False)
                 await db(events.publish_presence)(self.table_id)
 
-    async def beat(self) -> None:
-        if self.player is not None:
-            self.beats = getattr(self, "beats", 0) + 1
-            site = self.beats % SITE_EVERY_BEATS == 0  # one write per heartbeat, not two
-            await db(presence.touch_table)(self.player.pk, self.table_id, visible=self.visible, site=site)
+    def lease(self) -> tuple[int, int, bool] | None:
+        return None if self.player is None else (self.player.pk, self.table_id, self.visible)
 
     # -- server to client ------------------------------------------------------------------
 
@@ -250,9 +293,12 @@ class TableConsumer(LiveConsumer):
         force: bool = False,
         published: float | None = None,
         version: int | None = None,
+        state: dict[str, Any] | None = None,
     ) -> None:
-        """A snapshot on connect, when the client is behind or versions were skipped; else an event."""
-        state = await db(self._state)(version)
+        """A snapshot on connect, when the client is behind or versions were skipped; else an event.
+        ``state``: this player's state at ``version``, when the group message brought it."""
+        if state is None:
+            state = await db(self._state)(version)
         if state is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -272,7 +318,10 @@ class TableConsumer(LiveConsumer):
         if message["kind"] == "chat":
             await self.send_new_chat()
         elif message["version"] > self.sent_version:
-            await self.send_state(message["kind"], published=message.get("at"), version=message["version"])
+            own = None if self.player is None else message.get("states", {}).get(str(self.player.pk))
+            await self.send_state(
+                message["kind"], published=message.get("at"), version=message["version"], state=own
+            )
 
     async def table_presence(self, message: dict[str, Any]) -> None:
         seats = await db(self._presence)()
@@ -389,14 +438,14 @@ class UserConsumer(LiveConsumer):
         await self.join(events.player_group(self.player.pk))
         await self.accept()
         await self.send_pending()
-        await self.beat()
+        await self.touch_site()
         self.start_heartbeat()
 
-    async def beat(self) -> None:
+    async def touch_site(self) -> None:
         await db(presence.touch_site)(self.player.pk)
 
     async def on_visibility(self, content: dict[str, Any]) -> None:
-        await self.beat()
+        await self.touch_site()
 
     async def send_pending(self) -> None:
         tables = await db(notify.pending_tables)(self.player)

@@ -1,7 +1,7 @@
 """Who is looking: an open table page (a socket), a visible page, the last time seen.
 
 Sockets hold leases that their heartbeats renew (every HEARTBEAT_SECONDS, LEASE_SECONDS
-long), so a browser that vanished without closing, or a server that died, stops counting
+long; one batch per server process, renew_leases), so a browser that vanished without closing, or a server that died, stops counting
 as present on its own; there is no counter to leak. Stored in the database so that every
 server process and worker agrees.
 """
@@ -9,8 +9,10 @@ server process and worker agrees.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Any
 
+from django.db.models import Q
 from django.utils import timezone
 
 from tables.models import Table
@@ -41,6 +43,44 @@ def touch_table(
         )
     if site:
         touch_site(player_id, now)
+
+
+RENEW_CHUNK = 200  # (player, table) pairs per UPDATE statement
+
+
+def renew_leases(tables: Iterable[tuple[int, int, bool]], site_players: Iterable[int]) -> None:
+    """The heartbeat of every open socket of one server process at once: each (player, table,
+    page visible) lease as touch_table(visible=...) renews it, and the players' last seen on the
+    site, in a few statements rather than a write per socket."""
+    now = timezone.now()
+    until = now + dt.timedelta(seconds=LEASE_SECONDS)
+    wanted = {(player, table): visible for player, table, visible in tables}
+    for visible in (True, False):
+        changes: dict[str, Any] = {"last_seen": now, "online_until": until}
+        changes.update({"visible_until": until, "looked_at": now} if visible else {"visible_until": now})
+        pairs = sorted(pair for pair, seen in wanted.items() if seen is visible)
+        for start in range(0, len(pairs), RENEW_CHUNK):
+            chunk = pairs[start : start + RENEW_CHUNK]
+            match = Q()
+            for player, table in chunk:
+                match |= Q(player_id=player, table_id=table)
+            if TablePresence.objects.filter(match).update(**changes) < len(chunk):
+                _create_missing(chunk, visible)
+    players = sorted(set(site_players))
+    if players:
+        Activity.objects.filter(player_id__in=players).update(last_seen=now)
+
+
+def _create_missing(pairs: list[tuple[int, int]], visible: bool) -> None:
+    """A lease row is made when its socket connects; one deleted since is made again."""
+    known = set(
+        TablePresence.objects.filter(
+            player_id__in={p for p, _ in pairs}, table_id__in={t for _, t in pairs}
+        ).values_list("player_id", "table_id")
+    )
+    for player, table in pairs:
+        if (player, table) not in known:
+            touch_table(player, table, visible=visible, site=False)
 
 
 def touch_site(player_id: int, now: dt.datetime | None = None) -> None:

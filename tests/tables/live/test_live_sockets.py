@@ -4,15 +4,19 @@ token auth, routing), with the channel layer the settings configure (in-memory, 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 
 import pytest
 from channels.db import database_sync_to_async
 from django.test import Client
+from django.utils import timezone
 
 from tables import consumers, engine, services
+from tables.alerts import presence
+from tables.alerts.models import Activity, TablePresence
 from tables.identity import issue_api_token
-from tables.models import ChatMessage, Table
+from tables.models import ChatMessage, Player, Table
 from tests.tables.helpers import cards_in, make_account_client, secret_cards, started, to_play
 
 from .helpers import communicator, comparable, connect, drain, receive, receive_type, run, sync
@@ -219,6 +223,43 @@ def test_presence_shows_the_opponent_online_then_last_seen(alice, bob):
         row = await _presence_until(watcher, bob_seat, online=False)
         assert row["last_seen"]
         await watcher.disconnect()
+
+    run(body)
+
+
+def test_one_heartbeat_renews_every_open_sockets_lease(alice, bob, monkeypatch):
+    """The process's heartbeat renews the table leases (visible or not) and "seen on the site"
+    of all its sockets in one batch; a closed socket's lease is left to lapse."""
+    token, _players = started(alice, bob)
+    table = Table.objects.get(invite_token=token)
+    monkeypatch.setattr(presence, "HEARTBEAT_SECONDS", 0.2)
+    long_ago = timezone.now() - dt.timedelta(hours=1)
+
+    def leases() -> dict[int, TablePresence]:
+        return {row.player_id: row for row in TablePresence.objects.filter(table=table)}
+
+    def age_everything() -> None:
+        TablePresence.objects.filter(table=table).update(online_until=long_ago, visible_until=long_ago)
+        Activity.objects.update(last_seen=long_ago)
+
+    async def body():
+        first = await connect(f"/ws/tables/{token}/", alice)
+        second = await connect(f"/ws/tables/{token}/", bob)
+        for socket in (first, second):
+            await receive_type(socket, "snapshot")
+        await second.send_json_to({"type": "visibility", "visible": False})
+        await receive_type(first, "presence")
+        await first.disconnect()
+        await sync(age_everything)
+        await asyncio.sleep(0.6)  # two beats or more
+        rows = await sync(leases)
+        now = timezone.now()
+        alice_id, bob_id = [await sync(lambda c=c: Player.objects.get(user=c.user).pk) for c in (alice, bob)]
+        assert rows[bob_id].online_until > now and rows[bob_id].visible_until <= now  # hidden page
+        assert rows[alice_id].online_until == long_ago  # closed: not renewed
+        seen = await sync(lambda: dict(Activity.objects.values_list("player_id", "last_seen")))
+        assert seen[bob_id] > long_ago and seen.get(alice_id, long_ago) == long_ago
+        await second.disconnect()
 
     run(body)
 
