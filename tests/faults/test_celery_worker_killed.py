@@ -82,6 +82,7 @@ def test_fifty_deadlines_survive_a_killed_worker(worker_env, tmp_path) -> None: 
     killed_at = time.monotonic()
     second = servers.celery_worker(worker_env, tmp_path / "second.log", beat=True)
     restart_gap = time.monotonic() - killed_at
+    print(f"restart gap (kill to the new worker's ready): {restart_gap:.1f} s")  # pytest -s shows it
     try:
         wait_until_all_moved(tables, seconds=FIRST_DEADLINE_SECONDS + 3 + restart_gap + 30)
         time.sleep(settings.SWEEP_SECONDS + 1)  # later sweeps and stale ETA copies find nothing
