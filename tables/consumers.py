@@ -324,11 +324,7 @@ class TableConsumer(LiveConsumer):
             )
 
     async def table_presence(self, message: dict[str, Any]) -> None:
-        seats = await db(self._presence)()
-        await self.send_json({"type": "presence", "seats": seats})
-
-    def _presence(self) -> list[dict[str, Any]]:
-        return presence.seats(services.get_table(self.table_id))
+        await self.send_json({"type": "presence", "seats": message["seats"]})
 
     def _new_chat(self) -> list[dict[str, Any]]:
         table = services.get_table(self.table_id)

@@ -70,7 +70,17 @@ def publish_table_event(
 
 
 def publish_presence(table_id: int) -> None:
-    group_send(table_group(table_id), {"type": "table.presence", "table": table_id})
+    """Who is at the table now. The rows are public and the same for every viewer, so they are
+    read once here and carried by the message, not read again by each socket."""
+    from .alerts import presence
+    from .errors import NotFound
+    from .services import get_table
+
+    try:
+        seats = presence.seats(get_table(table_id))
+    except NotFound:
+        return
+    group_send(table_group(table_id), {"type": "table.presence", "table": table_id, "seats": seats})
 
 
 def publish_to_player(player_id: int, message: dict[str, Any]) -> None:
