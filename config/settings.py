@@ -191,7 +191,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.get_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    # "django" gets no handler of its own: Django's default one printed each record a second
+    # time beside the root's.
+    "loggers": {"django": {"level": "INFO"}, "django.db.backends": {"level": "INFO"}},
 }
 
 if not DEBUG:
