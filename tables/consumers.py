@@ -113,9 +113,9 @@ class Heartbeat:
                 log.exception("presence heartbeat failed")
 
     async def beat(self) -> None:
-        sockets = list(self.sockets)
-        for socket in sockets:
+        for socket in list(self.sockets):
             await socket.rejoin_groups()
+        sockets = list(self.sockets)  # without those that closed meanwhile
         leases = [lease for socket in sockets if (lease := socket.lease()) is not None]
         players = {socket.player.pk for socket in sockets if getattr(socket, "player", None) is not None}
         if leases or players:

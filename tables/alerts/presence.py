@@ -12,6 +12,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -54,6 +55,9 @@ def renew_leases(tables: Iterable[tuple[int, int, bool]], site_players: Iterable
     site, in a few statements rather than a write per socket."""
     now = timezone.now()
     until = now + dt.timedelta(seconds=LEASE_SECONDS)
+    players = sorted(set(site_players))
+    if players:
+        Activity.objects.filter(player_id__in=players).update(last_seen=now)
     wanted = {(player, table): visible for player, table, visible in tables}
     for visible in (True, False):
         changes: dict[str, Any] = {"last_seen": now, "online_until": until}
@@ -66,9 +70,6 @@ def renew_leases(tables: Iterable[tuple[int, int, bool]], site_players: Iterable
                 match |= Q(player_id=player, table_id=table)
             if TablePresence.objects.filter(match).update(**changes) < len(chunk):
                 _create_missing(chunk, visible)
-    players = sorted(set(site_players))
-    if players:
-        Activity.objects.filter(player_id__in=players).update(last_seen=now)
 
 
 def _create_missing(pairs: list[tuple[int, int]], visible: bool) -> None:
@@ -80,7 +81,11 @@ def _create_missing(pairs: list[tuple[int, int]], visible: bool) -> None:
     )
     for player, table in pairs:
         if (player, table) not in known:
-            touch_table(player, table, visible=visible, site=False)
+            try:
+                with transaction.atomic():
+                    touch_table(player, table, visible=visible, site=False)
+            except IntegrityError:
+                pass  # the player or the table is gone: nothing to renew, the rest still is
 
 
 def touch_site(player_id: int, now: dt.datetime | None = None) -> None:

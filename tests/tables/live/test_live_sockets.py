@@ -250,6 +250,7 @@ def test_one_heartbeat_renews_every_open_sockets_lease(alice, bob, monkeypatch):
         await second.send_json_to({"type": "visibility", "visible": False})
         await receive_type(first, "presence")
         await first.disconnect()
+        await asyncio.sleep(0.3)  # a beat that began before the close has finished
         await sync(age_everything)
         await asyncio.sleep(0.6)  # two beats or more
         rows = await sync(leases)
