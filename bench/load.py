@@ -81,6 +81,7 @@ class Move:
     published: float | None = None
     pushed: float | None = None
     delivered: float | None = None
+    move_id: str | None = None  # socket mode: the client move id the answer carries
 
 
 @dataclass
@@ -97,8 +98,15 @@ class Table:
 
 
 class Load:
-    def __init__(self, bases: list[str], http: aiohttp.ClientSession, sockets: aiohttp.ClientSession):
+    def __init__(
+        self,
+        bases: list[str],
+        http: aiohttp.ClientSession,
+        sockets: aiohttp.ClientSession,
+        via_socket: bool = False,
+    ):
         self.bases, self.http, self.sockets = bases, http, sockets  # a socket holds its connection
+        self.via_socket = via_socket  # moves as socket messages instead of HTTP requests
         self.home: dict[str, str] = {}  # account token -> the server process it talks to
         self.opened = 0
         self.moves: list[Move] = []
@@ -148,6 +156,9 @@ class Load:
     def receive(self, table: Table, seat: int, message: dict[str, Any]) -> None:
         """An event or snapshot on ``seat``'s socket (a reconnect's first snapshot included: it
         delivers whatever version the old socket missed)."""
+        if message["type"] in ("move_result", "error"):
+            self.move_answered(table, message)
+            return
         if message["type"] not in ("event", "snapshot"):
             return
         now = time.time()
@@ -161,6 +172,20 @@ class Load:
             move.published, move.pushed = timing.get("published"), timing.get("sent")
             if move.applied is not None:
                 table.in_flight = None
+
+    def move_answered(self, table: Table, message: dict[str, Any]) -> None:
+        """The mover's socket answered a move sent on it (socket mode)."""
+        move = table.in_flight
+        if move is None or message.get("client_move_id") != move.move_id:
+            return
+        if message["type"] == "error":
+            self.errors += 1
+            table.in_flight = None
+            return
+        move.applied = dt.datetime.fromisoformat(message["move"]["created_at"]).timestamp()
+        self.moves.append(move)
+        if move.delivered is not None:
+            table.in_flight = None
 
     def next_action(self, table: Table) -> tuple[int, str, dict[str, Any]] | None:
         """(seat, path, body) of the table's next action: never a knock, so deals go on."""
@@ -194,6 +219,13 @@ class Load:
         seat, path, body = planned
         move = Move(intended, table, body["expected_version"] + 1, seat)
         table.in_flight = move
+        if self.via_socket and path.endswith("/moves"):
+            move.move_id = f"{table.token[:8]}-{move.version}"
+            move.sent = time.time()
+            await table.sockets[seat].send_str(
+                json.dumps({"type": "move", "client_move_id": move.move_id, **body})
+            )
+            return  # the socket's move_result and the opponent's event complete it
         move.sent = time.time()
         status, reply = await self.post(table.tokens[seat], path, body)
         if status != 200:
@@ -342,12 +374,17 @@ def progress(text: str) -> None:
 
 async def main(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
     connector = aiohttp.TCPConnector(limit=args.connections)
-    results: dict[str, Any] = {"tables": args.tables, "rate": args.rate, "duration": args.duration}
+    results: dict[str, Any] = {
+        "tables": args.tables,
+        "rate": args.rate,
+        "duration": args.duration,
+        "moves_via": args.moves_via,
+    }
     async with (
         aiohttp.ClientSession(connector=connector) as http,
         aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as sockets,
     ):
-        load = Load(args.base.split(","), http, sockets)
+        load = Load(args.base.split(","), http, sockets, via_socket=args.moves_via == "socket")
         if args.tables:
             tables = await bounded(
                 [
@@ -380,6 +417,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=600.0, help="seconds of load")
     parser.add_argument("--turn-seconds", type=int, default=600)
     parser.add_argument("--deadlines", type=int, default=0, help="tables for the clock phase (e.g. 200)")
+    parser.add_argument(
+        "--moves-via",
+        choices=("http", "socket"),
+        default="http",
+        help="send moves as HTTP requests (POST .../moves) or as messages on the mover's table socket",
+    )
     parser.add_argument("--connections", type=int, default=20, help="HTTP requests in flight at most")
     return parser.parse_args(argv)
 

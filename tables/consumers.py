@@ -381,7 +381,12 @@ class TableConsumer(LiveConsumer):
                 await self.send_state(None, force=True)
         else:
             await self.send_json(
-                {"type": "move_result", "client_move_id": move_id, "version": outcome.table.version}
+                {
+                    "type": "move_result",
+                    "client_move_id": move_id,
+                    "version": outcome.table.version,
+                    "move": payloads.move_summary(outcome.move, outcome.seat),
+                }
             )
 
     async def on_chat(self, content: dict[str, Any]) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from django.core.cache import cache
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from redis.exceptions import RedisError
@@ -26,7 +26,16 @@ from redis.exceptions import RedisError
 import rules
 
 from . import engine, identity, payloads, scheduling
-from .errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited, StaleVersion, TooLarge
+from .errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    ServiceError,
+    StaleVersion,
+    TooLarge,
+)
 from .events import publish_table_event
 from .models import ChatMessage, ChatMute, Deal, Match, Move, Player, Table
 from .reads import KEY_SAMPLE, CompiledRead
@@ -359,16 +368,33 @@ def apply_move(
 ) -> Outcome:
     """Play one action for the actor's seat. Raises rules.IllegalMove (with the engine's reason)
     or a ServiceError; a repeated ``client_move_id`` returns the first move without replaying it."""
+    try:
+        return _apply_move(table_ref, actor, action, expected_version, client_move_id, source, card)
+    except (IntegrityError, ServiceError, rules.IllegalMove):
+        # An id used before at the version the client still holds (a client reusing its ids)
+        # was not looked up: whatever stopped the move, the earlier move is the answer.
+        if not client_move_id:
+            raise
+        with transaction.atomic():
+            table = _lock_table(table_ref)
+            seat = _seat_of(table, actor)
+            replay = _replay(table, seat, _lock_current_deal(table), client_move_id)
+        if replay is None:
+            raise
+        return replay
+
+
+def _apply_move(table_ref, actor, action, expected_version, client_move_id, source, card) -> Outcome:
     with transaction.atomic():
         table = _lock_table(table_ref)
         seat = _seat_of(table, actor)
         deal = _lock_current_deal(table)
-        if client_move_id:
-            earlier = Move.objects.filter(deal=deal, client_move_id=client_move_id).first()
-            if earlier is not None:
-                if earlier.seat != seat:
-                    raise Conflict("That client move id was used by the other seat.")
-                return Outcome(table, seat, earlier, replayed=True)
+        # A move already applied has moved the table past the version its client sent: only
+        # then is its id looked up first (the move log lookup costs as much as the move).
+        if client_move_id and expected_version != table.version:
+            replay = _replay(table, seat, deal, client_move_id)
+            if replay is not None:
+                return replay
         _check_version(table, expected_version)
         if deal.status != Deal.Status.PLAYING or deal.match.status != Match.Status.PLAYING:
             raise Conflict("The deal is over: no more moves.")
@@ -383,6 +409,16 @@ def apply_move(
         _bump(table)
         _after_commit(table, deal, "move")
         return Outcome(table, seat, move, events=[event.for_seat(seat) for event in events])
+
+
+def _replay(table: Table, seat: int, deal: Deal, client_move_id: str) -> Outcome | None:
+    """The answer to a move sent again: the move its id already made, if any."""
+    earlier = Move.objects.filter(deal=deal, client_move_id=client_move_id).first()
+    if earlier is None:
+        return None
+    if earlier.seat != seat:
+        raise Conflict("That client move id was used by the other seat.")
+    return Outcome(table, seat, earlier, replayed=True)
 
 
 def _append_move(table, deal, seat, action, events, actor, source, client_move_id=None) -> Move:
