@@ -39,6 +39,7 @@ from .errors import (
 from .events import publish_table_event
 from .models import ChatMessage, ChatMute, Deal, Match, Move, Player, Table
 from .reads import KEY_SAMPLE, CompiledRead
+from .writes import CompiledInsert, CompiledUpdate
 
 log = logging.getLogger(__name__)
 
@@ -134,9 +135,17 @@ def _playing_match(table: Table) -> tuple[Deal, Match]:
 # -- committing ----------------------------------------------------------------------------
 
 
+_SAVE_PLAY = CompiledUpdate(Deal, DEAL_PLAY_FIELDS)
+_BUMP = CompiledUpdate(Table, ("version", "updated_at"))
+_INSERT_MOVE = CompiledInsert(Move)
+
+
 def _bump(table: Table, *fields: str) -> None:
     table.version += 1
-    table.save(update_fields=["version", "updated_at", *fields])
+    if fields:
+        table.save(update_fields=["version", "updated_at", *fields])
+    else:  # every move: compiled once
+        _BUMP.save(table)
 
 
 def _after_commit(table: Table, deal: Deal | None, kind: str = "state") -> None:
@@ -423,7 +432,7 @@ def _replay(table: Table, seat: int, deal: Deal, client_move_id: str) -> Outcome
 
 def _append_move(table, deal, seat, action, events, actor, source, client_move_id=None) -> Move:
     drawn = events[0].card if events and events[0].card is not None else action.card
-    return Move.objects.create(
+    return _INSERT_MOVE.create(
         deal=deal,
         seq=deal.version + 1,
         seat=seat,
@@ -452,7 +461,7 @@ def _save_state(table: Table, deal: Deal, state: rules.Deal, turn_of: int | None
         _record_deal(table, deal, state)
     elif turn_changed:
         deal.deadline = _deadline(table)
-    deal.save(update_fields=DEAL_PLAY_FIELDS)
+    _SAVE_PLAY.save(deal)
 
 
 def _record_deal(table: Table, deal: Deal, state: rules.Deal) -> None:

@@ -173,7 +173,8 @@ def test_moves_over_the_socket_go_through_the_move_service(alice, bob):
             {"type": "move", "action": legal[0], "expected_version": version, "client_move_id": "c1"}
         )
         result = await receive_type(mine, "move_result")
-        assert result == {"type": "move_result", "client_move_id": "c1", "version": version + 1}
+        assert result["client_move_id"] == "c1" and result["version"] == version + 1
+        assert result["move"]["action"] == legal[0] and result["move"]["table_version"] == version + 1
         assert (await receive_type(theirs, "event"))["version"] == version + 1
         await mine.send_json_to({"type": "move", "action": "no such thing", "expected_version": version + 1})
         assert (await receive_type(mine, "error"))["code"] in ("illegal_move", "bad_request", "forbidden")
