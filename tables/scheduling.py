@@ -12,10 +12,13 @@ visibility timeout Redis hands it out twice): the periodic sweeper plays those.
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import importlib
 import logging
 import random
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from django.utils import timezone
@@ -81,11 +84,59 @@ def _bot_pause(deal_id: int) -> float:
     return 0.0 if table is None or think is None else float(think(table, random.Random()))
 
 
-def after_table_change(table_id: int, version: int, kind: str) -> None:
-    """Deadlines, alerts and pending counts for a committed change: off the request's path."""
+class FollowUps:
+    """What follows committed changes, gathered for up to ``window`` seconds and handed to the
+    workers as one task. Under load one Celery message per move cost the web process and the
+    worker more than the work it carried; a batch costs one. Only a table's newest change is
+    kept: the task does nothing for a version that is no longer the table's.
+
+    A web process that dies within the window loses that batch's alerts, as one that died
+    before its publish did; each turn's deadline still lives on the deal, for the sweeper."""
+
+    def __init__(self, send: Callable[[list[tuple[int, int, str]]], None], window: float = 0.1):
+        self.send, self.window = send, window
+        self.pending: dict[int, tuple[int, int, str]] = {}
+        self.lock = threading.Lock()
+        self.timer: threading.Timer | None = None
+
+    def add(self, table_id: int, version: int, kind: str) -> None:
+        with self.lock:
+            self.pending[table_id] = (table_id, version, kind)
+            if self.timer is None:
+                self.timer = threading.Timer(self.window, self.flush)
+                self.timer.daemon = True
+                self.timer.start()
+
+    def flush(self) -> None:
+        with self.lock:
+            batch, self.pending, self.timer = list(self.pending.values()), {}, None
+        if not batch:
+            return
+        try:
+            self.send(batch)
+        except Exception:  # a broker hiccup: the sweeper still guarantees the deadlines
+            log.exception("could not hand %d table changes to the workers", len(batch))
+
+
+def _send_follow_ups(batch: list[tuple[int, int, str]]) -> None:
     from . import tasks
 
-    run_task(tasks.table_changed, table_id, version, kind)
+    tasks.tables_changed.apply_async((batch,))
+
+
+follow_ups = FollowUps(_send_follow_ups)
+atexit.register(follow_ups.flush)
+
+
+def after_table_change(table_id: int, version: int, kind: str) -> None:
+    """Deadlines, alerts and pending counts for a committed change: off the request's path
+    (with workers, batched: FollowUps)."""
+    from . import tasks
+
+    if embedded.current() is None and not _eager():
+        follow_ups.add(table_id, version, kind)
+    else:
+        run_task(tasks.table_changed, table_id, version, kind)
 
 
 def schedule_deadline(deal_id: int, version: int, deadline: dt.datetime | None) -> bool:

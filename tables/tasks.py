@@ -40,6 +40,16 @@ def table_changed(table_id: int, version: int, kind: str) -> None:
 
 
 @shared_task(ignore_result=True)
+def tables_changed(changes: list[tuple[int, int, str]]) -> None:
+    """A web process's batch of committed changes (scheduling.FollowUps): each as table_changed."""
+    for table_id, version, kind in changes:
+        try:
+            table_changed(table_id, version, kind)
+        except Exception:  # one table's failure must not cost the others their alerts
+            log.exception("what follows version %s of table %s failed", version, table_id)
+
+
+@shared_task(ignore_result=True)
 def expire_turn(deal_id: int, expected_version: int, expected_deadline: str | None = None) -> bool:
     """A turn's clock ran out (the ETA fast path): the service checks it really did."""
     return services.apply_timeout(deal_id, expected_version, expected_deadline) is not None

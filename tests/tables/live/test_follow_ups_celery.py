@@ -1,0 +1,56 @@
+"""A committed move's follow-up (alerts, counts, the deadline's fast path) reaches a real Celery
+worker through the batched hand-off (scheduling.FollowUps) and is carried out there."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import redis
+from django.conf import settings
+
+from tables.alerts.notify import turn_occasion
+from tables.models import Table
+from tests.tables.helpers import started, to_play
+
+from . import servers
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not settings.REDIS_URL, reason="real Celery needs Redis: set REDIS_URL (.ci/run does)"
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def worker_log(worker_env, tmp_path_factory):
+    log = tmp_path_factory.mktemp("celery") / "worker.log"
+    process = servers.celery_worker(worker_env, log)
+    yield log
+    servers.stop(process)
+
+
+def test_a_passed_turn_alerts_the_next_player_through_a_batched_task(alice, bob, broker, worker_log):
+    token, players = started(alice, bob)
+    mover, _, state = to_play(token, players)
+    version = state["version"]
+    for _ in range(2):  # draw, then the best discard: the turn passes
+        view = mover.state(token)["deal"]["view"]
+        action = next(
+            a for a in view["legal_actions"] if a in ("draw_stock", "pass") or a.startswith("discard")
+        )
+        mover.ok("post", f"/tables/{token}/moves", {"action": action, "expected_version": version})
+        version += 1
+    table = Table.objects.select_related("current_deal").get(invite_token=token)
+    deal = table.current_deal
+    waiting = table.seats[deal.to_play]
+    key = f":1:alert:{waiting.pk}:{table.pk}:your_move:{turn_occasion(deal)}:site"
+    cache = redis.Redis.from_url(broker)  # the worker's cache is the tests' broker database
+    for _ in range(100):
+        if cache.exists(key):
+            break
+        time.sleep(0.1)
+    assert cache.exists(key), "the worker never sent the on-site 'your move' alert"
+    assert "tables.tasks.tables_changed" in worker_log.read_text()
