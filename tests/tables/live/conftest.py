@@ -36,3 +36,13 @@ def broker():
 @pytest.fixture(scope="module")
 def worker_env(broker, django_db_setup):
     return servers.child_env(DATABASE_URL=servers.database_url(), REDIS_URL=broker, DEBUG="true")
+
+
+@pytest.fixture(scope="module")
+def worker(worker_env, tmp_path_factory):
+    """A real Celery worker subprocess on the tests' broker; its log at ``worker.log_path``."""
+    log = tmp_path_factory.mktemp("celery") / "worker.log"
+    process = servers.celery_worker(worker_env, log)
+    process.log_path = log
+    yield process
+    servers.stop(process)

@@ -13,26 +13,13 @@ from tables.alerts.notify import turn_occasion
 from tables.models import Table
 from tests.tables.helpers import started, to_play
 
-from . import servers
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not settings.REDIS_URL, reason="real Celery needs Redis: set REDIS_URL (.ci/run does)"
-    ),
-]
+if not settings.REDIS_URL:
+    pytest.skip("real Celery needs Redis: set REDIS_URL (.ci/run does)", allow_module_level=True)
 
 
-@pytest.fixture(scope="module")
-def worker_log(worker_env, tmp_path_factory):
-    log = tmp_path_factory.mktemp("celery") / "worker.log"
-    process = servers.celery_worker(worker_env, log)
-    yield log
-    servers.stop(process)
-
-
-def test_a_passed_turn_alerts_the_next_player_through_a_batched_task(alice, bob, broker, worker_log):
+def test_a_passed_turn_alerts_the_next_player_through_a_batched_task(alice, bob, broker, worker):
     token, players = started(alice, bob)
     mover, _, state = to_play(token, players)
     version = state["version"]
@@ -53,4 +40,4 @@ def test_a_passed_turn_alerts_the_next_player_through_a_batched_task(alice, bob,
             break
         time.sleep(0.1)
     assert cache.exists(key), "the worker never sent the on-site 'your move' alert"
-    assert "tables.tasks.tables_changed" in worker_log.read_text()
+    assert "tables.tasks.tables_changed" in worker.log_path.read_text()

@@ -17,7 +17,6 @@ from tables import scheduling
 from tables.models import Match, Move, Table
 from tests.tables.helpers import started, to_play
 
-from . import servers
 from .clocks import timeout_moves, turn_due_in, wait_for_version
 
 pytestmark = [
@@ -27,14 +26,6 @@ pytestmark = [
         not settings.REDIS_URL, reason="real Celery needs Redis: set REDIS_URL (.ci/run does)"
     ),
 ]
-
-
-@pytest.fixture(scope="module")
-def worker(worker_env, tmp_path_factory):
-    log = tmp_path_factory.mktemp("celery") / "worker.log"
-    process = servers.celery_worker(worker_env, log)
-    yield process
-    servers.stop(process)
 
 
 def test_a_deadline_applies_the_fallback_move_exactly_once(alice, bob, worker):
