@@ -16,6 +16,7 @@ one long-lived background loop instead of a new loop, and a new Redis connection
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import threading
 import time
@@ -57,7 +58,7 @@ def publish_table_event(
     alerts, the players' pending counts) in the background."""
     message = {"type": "table.event", "kind": kind, "table": table_id, "version": version, "at": time.time()}
     if states:
-        message["states"] = states
+        message["states"] = {player: encoded_state(state) for player, state in states.items()}
     group_send(table_group(table_id), message)
     if not follow_up:
         return
@@ -67,6 +68,13 @@ def publish_table_event(
         scheduling.after_table_change(table_id, version, kind)
     except Exception:  # the move is committed: the sweeper still guarantees its deadline
         log.exception("could not schedule what follows %s at table %s", kind, table_id)
+
+
+def encoded_state(state: dict[str, Any]) -> dict[str, str]:
+    """A state as the socket will send it: its JSON text, encoded once here instead of decoded
+    and encoded again by each receiving socket (a state in the message as nested values cost
+    the receiving process more to unpack than anything else it did for a move), and its status."""
+    return {"status": state["status"], "json": json.dumps(state)}
 
 
 def publish_presence(table_id: int) -> None:

@@ -38,12 +38,14 @@ def test_a_move_publishes_each_seated_players_own_state(
     message = published[-1]
     assert (message["kind"], message["version"]) == ("move", state["version"] + 1)
     assert set(message["states"]) == {_player_id(mover), _player_id(other)}
+    states = {player: json.loads(encoded["json"]) for player, encoded in message["states"].items()}
     for client in (mover, other):
-        assert comparable(message["states"][_player_id(client)]) == comparable(client.state(token))
-    assert comparable(answer["state"]) == comparable(message["states"][_player_id(mover)])
+        assert comparable(states[_player_id(client)]) == comparable(client.state(token))
+        assert message["states"][_player_id(client)]["status"] == states[_player_id(client)]["status"]
+    assert comparable(answer["state"]) == comparable(states[_player_id(mover)])
     # each prebuilt state is its own player's: the opponent's hand is in neither's
-    mover_hand = set(message["states"][_player_id(mover)]["deal"]["view"]["hand"])
-    assert not mover_hand & cards_in(json.dumps(message["states"][_player_id(other)]))
+    mover_hand = set(states[_player_id(mover)]["deal"]["view"]["hand"])
+    assert not mover_hand & cards_in(message["states"][_player_id(other)]["json"])
 
 
 def test_other_changes_publish_only_the_version(alice, bob, published, django_capture_on_commit_callbacks):
