@@ -8,7 +8,8 @@ to the moment the opponent's socket delivers the new version. Each event also ca
 server's publish and send times, so the latency splits into stages:
 
     intended -> sent        the load client's own lag
-    sent -> applied         HTTP request, lock, engine, move row (the move's created_at)
+    sent -> applied         the request (HTTP, or a socket message with --moves-via socket),
+                            lock, engine, move row (the move's created_at)
     applied -> published    commit and on_commit publish
     published -> sent       channel layer to the consumer, which builds the state
     sent -> delivered       the socket to the client
@@ -18,6 +19,10 @@ delivered twice as an event is a duplicate. Then the clock phase: tables whose p
 move, so each turn times out; lateness = the timeout move's time - the deadline.
 
     DATABASE_URL=... REDIS_URL=... .venv/bin/python -m bench.load --tables 500 --rate 125 --duration 600
+
+Moves go as HTTP requests (POST /api/tables/{token}/moves, what the table page sends) or, with
+--moves-via socket, as "move" messages on the mover's table socket (docs/live.md), whose
+"move_result" answer carries the move row.
 
 Accounts and API tokens are made through Django directly (setup, not measured); everything
 measured goes through HTTP and websockets. See bench/README.md, "Live load".
