@@ -328,6 +328,31 @@ def report(load: Load, tables: list[Table], elapsed: float) -> dict[str, Any]:
     }
 
 
+def over_time(load: Load, bucket_seconds: float) -> list[dict[str, Any]]:
+    """Latency per stretch of the run (by intended time): where a long run's tail came from."""
+    delivered = [move for move in load.moves if move.delivered is not None]
+    if not delivered:
+        return []
+    start = min(move.intended for move in delivered)
+    buckets: dict[int, list[Move]] = {}
+    for move in delivered:
+        buckets.setdefault(int((move.intended - start) // bucket_seconds), []).append(move)
+    rows = []
+    for index, moves in sorted(buckets.items()):
+        split = [parts for parts in map(stages, moves) if parts]
+        rows.append(
+            {
+                "from_s": index * bucket_seconds,
+                "moves": len(moves),
+                **percentiles([(move.delivered - move.intended) * 1000 for move in moves]),
+                "stage_p99": {
+                    name: percentiles([parts[name] * 1000 for parts in split])["p99"] for name in STAGES
+                },
+            }
+        )
+    return rows
+
+
 # -- clocks ---------------------------------------------------------------------------------
 
 
@@ -403,6 +428,8 @@ async def main(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
             progress(f"{2 * len(tables)} sockets connected; load for {args.duration:.0f} s")
             elapsed = await load.run(tables, args.rate, args.duration)
             results["load"] = report(load, tables, elapsed)
+            if args.over_time:
+                results["over_time"] = over_time(load, args.over_time)
             for table in tables:
                 for socket in table.sockets.values():
                     await socket.close()
@@ -427,6 +454,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
         choices=("http", "socket"),
         default="http",
         help="send moves as HTTP requests (POST .../moves) or as messages on the mover's table socket",
+    )
+    parser.add_argument(
+        "--over-time", type=float, default=0, help="also report latency per stretch of this many seconds"
     )
     parser.add_argument("--connections", type=int, default=20, help="HTTP requests in flight at most")
     return parser.parse_args(argv)

@@ -152,8 +152,8 @@ def _after_commit(table: Table, deal: Deal | None, kind: str = "state") -> None:
     """Publish the new version and hand a bot its turn, once the transaction has committed.
     A draw needs no follow-up task: the turn's clock, alerts and counts stand as they were."""
     follow_up = not (kind == "move" and mid_turn(deal))
-    if kind == "move":
-        transaction.on_commit(partial(_publish_move, table, table.version, follow_up))
+    if deal is not None and kind in ("move", "timeout", "state"):  # a deal's rows are all loaded
+        transaction.on_commit(partial(_publish_with_states, table, table.version, kind, follow_up))
     else:
         transaction.on_commit(partial(publish_table_event, table.pk, table.version, kind, follow_up))
     if deal is None or deal.match.status != Match.Status.PLAYING:
@@ -166,14 +166,15 @@ def _after_commit(table: Table, deal: Deal | None, kind: str = "state") -> None:
         transaction.on_commit(partial(_bot_deals_next, table.pk, table.version))
 
 
-def _publish_move(table: Table, version: int, follow_up: bool) -> None:
-    """A move's rows are all loaded and locked: build each seated player's state from them once,
-    for that player's sockets (in any process) and the mover's answer, instead of a database
-    read per socket. If the row moved on before the commit (an outer transaction), the sockets
-    read the database as for any other change."""
+def _publish_with_states(table: Table, version: int, kind: str, follow_up: bool) -> None:
+    """A move's, a timeout's or a new deal's rows are all loaded and locked: build each seated
+    player's state from them once, for that player's sockets (in any process) and the mover's
+    answer, instead of a database read per socket (when a wave of deals ends, 1,000 sockets
+    reading at once stalled the server). If the row moved on before the commit (an outer
+    transaction), the sockets read the database as for any other change."""
     states = payloads.seated_states(table) if table.version == version else None
     table.published_states = states
-    publish_table_event(table.pk, version, "move", follow_up, states=states)
+    publish_table_event(table.pk, version, kind, follow_up, states=states)
 
 
 def _bot_deals_next(table_id: int, version: int) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from tables import events
 from tables.models import Player
-from tests.tables.helpers import cards_in, started, to_play
+from tests.tables.helpers import cards_in, play_deal, started, to_play
 from tests.tables.live.helpers import comparable
 
 
@@ -46,6 +46,26 @@ def test_a_move_publishes_each_seated_players_own_state(
     # each prebuilt state is its own player's: the opponent's hand is in neither's
     mover_hand = set(states[_player_id(mover)]["deal"]["view"]["hand"])
     assert not mover_hand & cards_in(message["states"][_player_id(other)]["json"])
+
+
+def test_a_new_deal_publishes_each_seated_players_own_state(
+    alice, bob, published, django_capture_on_commit_callbacks
+):
+    token, players = started(alice, bob, ruleset="reino")  # a match of several deals
+    state = play_deal(token, players)
+    assert state["status"] == "between_deals"
+    with django_capture_on_commit_callbacks(execute=True):
+        alice.ok("post", f"/tables/{token}/next-deal", {"expected_version": state["version"]})
+
+    message = published[-1]
+    assert (message["kind"], message["version"]) == ("state", state["version"] + 1)
+    states = {player: json.loads(encoded["json"]) for player, encoded in message["states"].items()}
+    assert set(states) == {_player_id(alice), _player_id(bob)}
+    for client in (alice, bob):
+        mine = client.state(token)
+        assert mine["status"] == "playing" and comparable(states[_player_id(client)]) == comparable(mine)
+    hands = {player: set(state["deal"]["view"]["hand"]) for player, state in states.items()}
+    assert not hands[_player_id(alice)] & cards_in(message["states"][_player_id(bob)]["json"])
 
 
 def test_other_changes_publish_only_the_version(alice, bob, published, django_capture_on_commit_callbacks):
