@@ -4,6 +4,11 @@ Seats alternate from match to match; a fixed ``--seed`` replays the same decks,
 dealers and bot randomness whatever the number of workers. Prints, for A against
 B, the match win rate with its 95% (Wilson) interval, points per deal, gin and
 undercut rates and each bot's median / p99 decision time.
+
+``--log FILE`` appends each finished match to FILE as one JSON line, so a killed
+run keeps its matches; ``--resume`` plays only the matches the log lacks, and
+``--report FILE...`` prints the report of the matches in one or more logs (runs
+with other seeds or other ``--first`` match ranges combine).
 """
 
 from __future__ import annotations
@@ -11,14 +16,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from multiprocessing import Pool
-from typing import Any
+from typing import IO, Any
 
 from tqdm import tqdm  # type: ignore[import-untyped]
 
@@ -42,6 +48,7 @@ class DealOutcome:
 class MatchResult:
     winner: int  # 0 = bot A, 1 = bot B
     seat_of_a: int  # the seat bot A played in
+    number: int = 0  # the match's number, which with the seed fixes its decks
     deals: list[DealOutcome] = field(default_factory=list)
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # wall seconds, by bot
     cpu: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))  # CPU seconds, by bot
@@ -62,7 +69,7 @@ def play_match(setup: Setup, number: int) -> MatchResult:
     rngs = [random.Random(f"{setup.seed}:{number}:{side}") for side in (0, 1)]
     side_at = (0, 1) if seat_of_a == 0 else (1, 0)  # side_at[seat]: 0 for bot A, 1 for bot B
     match = Match.new(setup.ruleset, first_dealer=rng.randrange(2))
-    result = MatchResult(winner=-1, seat_of_a=seat_of_a)
+    result = MatchResult(winner=-1, seat_of_a=seat_of_a, number=number)
     while not match.is_over and len(match.records) < MAX_DEALS:
         deck = list(CARDS)
         rng.shuffle(deck)
@@ -109,22 +116,106 @@ def _play_numbered(job: tuple[Setup, int]) -> MatchResult:
     return play_match(*job)
 
 
-def run(setup: Setup, games: int, workers: int, progress: bool = True) -> list[MatchResult]:
-    jobs = [(setup, number) for number in range(games)]
-    bar = tqdm(total=games, desc=" vs ".join(setup.names), file=sys.stderr, disable=not progress)
+def run(
+    setup: Setup,
+    games: int,
+    workers: int,
+    progress: bool = True,
+    *,
+    first: int = 0,
+    skip: Iterable[int] = (),
+    log: IO[str] | None = None,
+) -> list[MatchResult]:
+    """Matches ``first`` to ``first + games - 1`` but those in ``skip``, in match order;
+    each is written to ``log`` as soon as it ends (whatever order the workers finish in)."""
+    skipped = set(skip)
+    jobs = [(setup, number) for number in range(first, first + games) if number not in skipped]
+    bar = tqdm(total=len(jobs), desc=" vs ".join(setup.names), file=sys.stderr, disable=not progress)
     results: list[MatchResult] = []
-    if workers <= 1:
-        iterator: Iterator[MatchResult] = map(_play_numbered, jobs)
-        for outcome in iterator:
+
+    def collect(outcomes: Iterable[MatchResult]) -> None:
+        for outcome in outcomes:
             results.append(outcome)
+            if log is not None:
+                log.write(json.dumps(match_record(setup, outcome)) + "\n")
+                log.flush()
             bar.update()
+
+    if workers <= 1:
+        collect(map(_play_numbered, jobs))
     else:
         with Pool(workers) as pool:
-            for outcome in pool.imap(_play_numbered, jobs, chunksize=1):
-                results.append(outcome)
-                bar.update()
+            collect(pool.imap_unordered(_play_numbered, jobs, chunksize=1))
     bar.close()
-    return results
+    return sorted(results, key=lambda match: match.number)
+
+
+# ---------------------------------------------------------------- match logs
+
+
+def match_record(setup: Setup, result: MatchResult) -> dict[str, Any]:
+    """One log line: the setup it belongs to and everything the report reads of the match."""
+    return {
+        "bots": list(setup.names),
+        "ruleset": setup.ruleset.name,
+        "target": setup.ruleset.target,
+        "seed": setup.seed,
+        "match": result.number,
+        "winner": result.winner,
+        "seat_of_a": result.seat_of_a,
+        "deals": [[deal.winner, deal.outcome, deal.points, deal.knocker] for deal in result.deals],
+        "times": list(result.times),
+        "cpu": list(result.cpu),
+    }
+
+
+def record_setup(record: dict[str, Any]) -> Setup:
+    ruleset = replace(RULESETS[record["ruleset"]], target=record["target"])
+    return Setup((record["bots"][0], record["bots"][1]), ruleset, record["seed"])
+
+
+def record_result(record: dict[str, Any]) -> MatchResult:
+    a_times, b_times = record["times"]
+    a_cpu, b_cpu = record["cpu"]
+    return MatchResult(
+        winner=record["winner"],
+        seat_of_a=record["seat_of_a"],
+        number=record["match"],
+        deals=[DealOutcome(*deal) for deal in record["deals"]],
+        times=(a_times, b_times),
+        cpu=(a_cpu, b_cpu),
+    )
+
+
+def read_logs(paths: Sequence[str]) -> list[tuple[Setup, MatchResult]]:
+    """Every logged match, once: a match logged twice (same setup, seed and number) counts once.
+    A line cut short by a killed run is skipped."""
+    seen: dict[tuple[Setup, int], tuple[Setup, MatchResult]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as lines:
+            for line in lines:
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                setup = record_setup(record)
+                seen.setdefault((setup, record["match"]), (setup, record_result(record)))
+    return list(seen.values())
+
+
+def combined_report(logged: Sequence[tuple[Setup, MatchResult]]) -> dict[str, Any]:
+    """The report over logged matches, which must share bots, rule set and target."""
+    setups = {(setup.names, setup.ruleset) for setup, _ in logged}
+    if not setups:
+        raise ValueError("the logs hold no match")
+    if len(setups) != 1:
+        raise ValueError(f"the logs mix {len(setups)} pairings or rule sets; report them apart")
+    seeds = sorted({setup.seed for setup, _ in logged})
+    setup = logged[0][0]
+    results = [result for _, result in sorted(logged, key=lambda pair: (pair[0].seed, pair[1].number))]
+    report = summary(setup, results)
+    report["seed"] = seeds[0] if len(seeds) == 1 else seeds
+    return report
 
 
 # ---------------------------------------------------------------- the report
@@ -188,8 +279,10 @@ def format_report(report: dict[str, Any]) -> str:
     a, b = report["bots"]
     low, high = report["a_win_rate_95"]
     target = report["target"] if report["target"] is not None else "single deal"
+    seeds = report["seed"]
+    seed = f"seeds {', '.join(map(str, seeds))}" if isinstance(seeds, list) else f"seed {seeds}"
     lines = [
-        f"{a} vs {b}: {report['matches']} matches, {report['ruleset']} (target {target}), seed {report['seed']}",
+        f"{a} vs {b}: {report['matches']} matches, {report['ruleset']} (target {target}), {seed}",
         f"{a} match win rate {report['a_match_win_rate']:.1%} (95% interval {low:.1%} - {high:.1%})",
         f"deals {report['deals']} (dead {report['dead_deals']})",
     ]
@@ -210,26 +303,73 @@ def format_report(report: dict[str, Any]) -> str:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bots.arena", description=__doc__.splitlines()[0])
-    parser.add_argument("a", choices=sorted(ARENA_BOTS))
-    parser.add_argument("b", choices=sorted(ARENA_BOTS))
+    parser.add_argument("a", nargs="?", choices=sorted(ARENA_BOTS))
+    parser.add_argument("b", nargs="?", choices=sorted(ARENA_BOTS))
     parser.add_argument("--games", type=int, default=100, help="matches to play")
+    parser.add_argument("--first", type=int, default=0, help="number of the first match (default 0)")
     parser.add_argument("--ruleset", choices=sorted(RULESETS), default="playgridia")
     parser.add_argument("--target", type=int, help="match target (default: the rule set's)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    return parser.parse_args(argv)
+    parser.add_argument("--log", metavar="FILE", help="append each finished match to FILE as a JSON line")
+    parser.add_argument(
+        "--resume", action="store_true", help="with --log: play only the matches FILE lacks, report them all"
+    )
+    parser.add_argument(
+        "--report", nargs="+", metavar="FILE", help="report the matches of these logs; play none"
+    )
+    args = parser.parse_args(argv)
+    if args.report is None and (args.a is None or args.b is None):
+        parser.error("name two bots, or give --report FILE...")
+    if args.resume and args.log is None:
+        parser.error("--resume needs --log FILE")
+    return args
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = parse_args(argv)
+def play(args: argparse.Namespace) -> dict[str, Any]:
     ruleset = RULESETS[args.ruleset]
     if args.target is not None:
         ruleset = replace(ruleset, target=args.target)
     setup = Setup((args.a, args.b), ruleset, args.seed)
-    results = run(setup, args.games, args.workers, progress=not args.quiet)
-    report = summary(setup, results)
+    wanted = range(args.first, args.first + args.games)
+    logged = []
+    if args.resume and os.path.exists(args.log):
+        logged = [
+            result for known, result in read_logs([args.log]) if known == setup and result.number in wanted
+        ]
+    if args.log is None:
+        results = run(setup, args.games, args.workers, progress=not args.quiet, first=args.first)
+    else:
+        with open(args.log, "a+", encoding="utf-8") as log:
+            end_line(log)
+            skip = [result.number for result in logged]
+            results = run(
+                setup, args.games, args.workers, not args.quiet, first=args.first, skip=skip, log=log
+            )
+    return summary(setup, sorted(logged + results, key=lambda match: match.number))
+
+
+def end_line(log: IO[str]) -> None:
+    """Close a line a killed run left unfinished, so that the next record starts a line of its own."""
+    if log.tell() > 0:
+        log.seek(log.tell() - 1)
+        last = log.read(1)
+        if last != "\n":
+            log.write("\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.report is not None:
+        try:
+            report = combined_report(read_logs(args.report))
+        except ValueError as error:
+            print(f"arena: {error}", file=sys.stderr)
+            return 2
+    else:
+        report = play(args)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return 0
 
