@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import logging
 import zoneinfo
 from dataclasses import dataclass, field
@@ -136,16 +137,17 @@ def _playing_match(table: Table) -> tuple[Deal, Match]:
 
 
 _SAVE_PLAY = CompiledUpdate(Deal, DEAL_PLAY_FIELDS)
-_BUMP = CompiledUpdate(Table, ("version", "updated_at"))
 _INSERT_MOVE = CompiledInsert(Move)
+
+
+@functools.cache
+def _table_update(fields: tuple[str, ...]) -> CompiledUpdate:
+    return CompiledUpdate(Table, ("version", "updated_at", *fields))
 
 
 def _bump(table: Table, *fields: str) -> None:
     table.version += 1
-    if fields:
-        table.save(update_fields=["version", "updated_at", *fields])
-    else:  # every move: compiled once
-        _BUMP.save(table)
+    _table_update(fields).save(table)
 
 
 def _after_commit(table: Table, deal: Deal | None, kind: str = "state") -> None:
@@ -380,6 +382,8 @@ def apply_move(
     or a ServiceError; a repeated ``client_move_id`` returns the first move without replaying it."""
     try:
         return _apply_move(table_ref, actor, action, expected_version, client_move_id, source, card)
+    except StaleVersion:
+        raise  # the table had moved on: _apply_move looked the id up already
     except (IntegrityError, ServiceError, rules.IllegalMove):
         # An id used before at the version the client still holds (a client reusing its ids)
         # was not looked up: whatever stopped the move, the earlier move is the answer.
