@@ -109,9 +109,11 @@ class Load:
         http: aiohttp.ClientSession,
         sockets: aiohttp.ClientSession,
         via_socket: bool = False,
+        play: str = "knock",
     ):
         self.bases, self.http, self.sockets = bases, http, sockets  # a socket holds its connection
         self.via_socket = via_socket  # moves as socket messages instead of HTTP requests
+        self.style = play  # how the players choose their moves (Load.choose)
         self.home: dict[str, str] = {}  # account token -> the server process it talks to
         self.opened = 0
         self.moves: list[Move] = []
@@ -193,25 +195,40 @@ class Load:
             table.in_flight = None
 
     def next_action(self, table: Table) -> tuple[int, str, dict[str, Any]] | None:
-        """(seat, path, body) of the table's next action: never a knock, so deals go on."""
+        """(seat, path, body) of the table's next action, or None while the mover's view lags."""
         state = table.state()
+        expected = {"expected_version": state["version"]}
         if state["status"] == "between_deals":
-            seat = 0
-            return seat, f"/api/tables/{table.token}/next-deal", {"expected_version": state["version"]}
+            return 0, f"/api/tables/{table.token}/next-deal", expected
+        if state["status"] == "match_over":
+            offered_by = state["rematch"]["offered_by"]
+            if offered_by is None:
+                return 0, f"/api/tables/{table.token}/rematch/offer", {}
+            return 1 - offered_by, f"/api/tables/{table.token}/rematch/accept", {}
         if state["status"] != "playing":
             return None
         seat = state["deal"]["view"]["to_play"]
-        view = table.states[seat]["deal"]["view"] if seat in table.states else None
-        if view is None or table.states[seat]["version"] != state["version"]:
+        mine = table.states.get(seat)
+        if mine is None or mine["version"] != state["version"]:
             return None  # the mover's own view is not up to date yet
-        legal = view["legal_actions"]
-        action = next((a for a in legal if a in ("draw_stock", "pass")), None)
-        action = action or next(a for a in legal if a.startswith("discard"))
-        return (
-            seat,
-            f"/api/tables/{table.token}/moves",
-            {"action": action, "expected_version": state["version"]},
-        )
+        action = self.choose(mine["deal"])
+        return seat, f"/api/tables/{table.token}/moves", {"action": action, **expected}
+
+    def choose(self, deal: dict[str, Any]) -> str:
+        """--play stock: draw and throw the first card, never knock (every deal runs out of stock
+        at the same move, so all tables end their deals together). --play knock: like the research
+        baseline, throw the card the table's own counting says leaves the least deadwood and knock
+        as soon as that is allowed, so deals end by knocks and gins at varied lengths."""
+        legal = deal["view"]["legal_actions"]
+        draw = next((a for a in legal if a in ("draw_stock", "pass")), None)
+        if draw is not None:
+            return draw
+        best = (deal.get("coach") or {}).get("best_discard") if self.style == "knock" else None
+        if best is not None:
+            for kind in ("big_gin", f"knock {best['card']}", f"discard {best['card']}"):
+                if kind in legal:
+                    return kind
+        return next(a for a in legal if a.startswith("discard"))
 
     async def play(self, table: Table, intended: float) -> None:
         if table.in_flight is not None:
@@ -222,7 +239,7 @@ class Load:
             self.skipped += 1
             return
         seat, path, body = planned
-        move = Move(intended, table, body["expected_version"] + 1, seat)
+        move = Move(intended, table, table.state()["version"] + 1, seat)
         table.in_flight = move
         if self.via_socket and path.endswith("/moves"):
             move.move_id = f"{table.token[:8]}-{move.version}"
@@ -409,12 +426,13 @@ async def main(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
         "rate": args.rate,
         "duration": args.duration,
         "moves_via": args.moves_via,
+        "play": args.play,
     }
     async with (
         aiohttp.ClientSession(connector=connector) as http,
         aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as sockets,
     ):
-        load = Load(args.base.split(","), http, sockets, via_socket=args.moves_via == "socket")
+        load = Load(args.base.split(","), http, sockets, args.moves_via == "socket", args.play)
         if args.tables:
             tables = await bounded(
                 [
@@ -454,6 +472,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
         choices=("http", "socket"),
         default="http",
         help="send moves as HTTP requests (POST .../moves) or as messages on the mover's table socket",
+    )
+    parser.add_argument(
+        "--play",
+        choices=("knock", "stock"),
+        default="knock",
+        help="knock: least-deadwood discards, knock when allowed, next deals and rematches (deals of "
+        "varied length); stock: never knock, every deal runs out of stock in step on all tables",
     )
     parser.add_argument(
         "--over-time", type=float, default=0, help="also report latency per stretch of this many seconds"
