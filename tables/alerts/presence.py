@@ -12,7 +12,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -94,12 +94,20 @@ def touch_site(player_id: int, now: dt.datetime | None = None) -> None:
         Activity.objects.bulk_create([Activity(player_id=player_id, last_seen=now)], ignore_conflicts=True)
 
 
+_WATCHING = (
+    f"SELECT 1 FROM {TablePresence._meta.db_table} "
+    "WHERE player_id = %s AND table_id = %s AND visible_until > %s LIMIT 1"
+)
+
+
 def is_watching(player_id: int, table_id: int, now: dt.datetime | None = None) -> bool:
-    """Has the player the table's page open and visible right now?"""
-    now = now or timezone.now()
-    return TablePresence.objects.filter(
-        player_id=player_id, table_id=table_id, visible_until__gt=now
-    ).exists()
+    """Has the player the table's page open and visible right now? Asked after nearly every
+    move, so the query is written once rather than built by the ORM each time (a seventh of a
+    worker's time per move)."""
+    moment = connection.ops.adapt_datetimefield_value(now or timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(_WATCHING, [player_id, table_id, moment])
+        return cursor.fetchone() is not None
 
 
 def looked_since(player_id: int, table_id: int, moment: dt.datetime) -> bool:

@@ -20,9 +20,7 @@ DEAD_REDIS = "redis://127.0.0.1:6398/0"  # nothing listens here
 
 @pytest.fixture
 def redis_down(settings):
-    settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": DEAD_REDIS}
-    }
+    settings.CACHES = {"default": {"BACKEND": "config.cache.ReusingRedisCache", "LOCATION": DEAD_REDIS}}
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",

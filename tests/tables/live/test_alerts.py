@@ -255,3 +255,18 @@ def test_preferences_are_checked_through_the_api(alice):
     assert profile["alert_prefs"]["chat"] == ["site", "push"]  # defaults fill the rest
     for bad in ({"your_move": ["pigeon"]}, {"quiet_hours": {"start": "25:00", "end": "07:00"}}, {"spam": []}):
         assert alice.request("patch", "/me", {"alert_prefs": bad}).status_code == 400
+
+
+def test_watching_means_this_table_visible_until_a_later_moment(alice, bob):
+    alert, table = _your_move(alice, bob)
+    player = alert.player.pk
+    assert not presence.is_watching(player, table.pk)  # no page open at all
+    presence.touch_table(player, table.pk, visible=True)
+    now = timezone.now()
+    assert presence.is_watching(player, table.pk, now)
+    later = now + dt.timedelta(seconds=presence.LEASE_SECONDS + 1)
+    assert not presence.is_watching(player, table.pk, later)  # the lease ran out
+    other = services.create_table(alert.player)
+    assert not presence.is_watching(player, other.pk, now)  # another table
+    presence.touch_table(player, table.pk, visible=False)
+    assert not presence.is_watching(player, table.pk)  # hidden from now on
