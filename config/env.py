@@ -87,7 +87,15 @@ def parse_database_url(url: str, base_dir: Path, pool_size: int = 20) -> dict[st
             "PORT": str(parsed.port or ""),
             "CONN_MAX_AGE": 0,  # the pool keeps the connections; Django then must not
             "CONN_HEALTH_CHECKS": True,  # the pool checks a connection as it lends it (a restarted server)
-            "OPTIONS": {"pool": {"min_size": 2, "max_size": pool_size, "timeout": 10}, **options},
+            "OPTIONS": {
+                "pool": {"min_size": 2, "max_size": pool_size, "timeout": 10},
+                # Parameters sent apart from the statement, and a statement run five times on a
+                # connection is prepared there: PostgreSQL stops parsing and planning each move's
+                # few statements again (half its CPU per move, bench/README.md).
+                "server_side_binding": True,
+                "prepare_threshold": 5,
+                **options,
+            },
         }
     raise ImproperlyConfigured(
         f"DATABASE_URL must start with sqlite:/// or postgres://, not {url.split(':', 1)[0]!r}."

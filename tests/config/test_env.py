@@ -22,7 +22,12 @@ def test_postgres_url_is_split_into_django_settings():
         "db.local",
         "5433",
     )
-    assert db["OPTIONS"] == {"pool": {"min_size": 2, "max_size": 20, "timeout": 10}, "sslmode": "require"}
+    assert db["OPTIONS"] == {
+        "pool": {"min_size": 2, "max_size": 20, "timeout": 10},
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+        "sslmode": "require",
+    }
     assert db["CONN_MAX_AGE"] == 0  # the pool holds the connections (Django refuses both)
     assert (
         env.parse_database_url("postgres://db.local/g", Path("."), pool_size=5)["OPTIONS"]["pool"]["max_size"]
