@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import random
 import threading
 import time
 import weakref
@@ -45,6 +46,7 @@ BURST = 20  # messages a client may send at once
 REFILL_PER_SECOND = 10
 FLOOD_LIMIT = 40  # refused messages within FLOOD_WINDOW_SECONDS before the socket is closed
 FLOOD_WINDOW_SECONDS = 10
+BEAT_SLICES = 10  # heartbeat batches per HEARTBEAT_SECONDS (Heartbeat)
 
 
 # None: decide by database. Tests set True: pool threads keep their own connections open.
@@ -87,35 +89,43 @@ recent_tables = RecentTables()
 
 
 class Heartbeat:
-    """Every HEARTBEAT_SECONDS, renews the presence leases of all this process's sockets in one
-    database call (presence.renew_leases) instead of a thread hop and a write per socket, and
-    re-joins their groups for channel layers that expire memberships."""
+    """Every HEARTBEAT_SECONDS each socket of this process has its presence lease renewed and its
+    groups re-joined (for channel layers that expire memberships), in batches: one database call
+    (presence.renew_leases) per beat for all the sockets then due, instead of a thread hop and a
+    write per socket. A socket starts at a random point of the period and there are BEAT_SLICES
+    beats a period, so a process with a thousand sockets renews about a hundred at a time: one
+    batch of them all held up every move the process was serving (a p99 spike every period)."""
 
     def __init__(self) -> None:
-        self.sockets: weakref.WeakSet[LiveConsumer] = weakref.WeakSet()  # a socket never closed is not kept
+        # socket -> when its lease is next due (time.monotonic); a socket never closed is not kept
+        self.sockets: weakref.WeakKeyDictionary[LiveConsumer, float] = weakref.WeakKeyDictionary()
         self.task: asyncio.Task | None = None
 
     def add(self, socket: LiveConsumer) -> None:
-        self.sockets.add(socket)
+        self.sockets[socket] = time.monotonic() + random.uniform(0, presence.HEARTBEAT_SECONDS)
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self._run())
 
     def discard(self, socket: LiveConsumer) -> None:
-        self.sockets.discard(socket)
+        self.sockets.pop(socket, None)
 
     async def _run(self) -> None:
         while self.sockets:
-            await asyncio.sleep(presence.HEARTBEAT_SECONDS)
+            await asyncio.sleep(presence.HEARTBEAT_SECONDS / BEAT_SLICES)
             try:
                 await self.beat()
-            except Exception:  # the next beat tries again; leases outlast two beats
+            except Exception:  # the next beat tries again; leases outlast two periods
                 log.exception("presence heartbeat failed")
 
-    async def beat(self) -> None:
-        for socket in list(self.sockets):
-            await socket.rejoin_groups()
-        sockets = list(self.sockets)  # without those that closed meanwhile
+    async def beat(self, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        due = [socket for socket, at in list(self.sockets.items()) if at <= now]
+        for socket in due:
+            if socket in self.sockets:
+                self.sockets[socket] = now + presence.HEARTBEAT_SECONDS
+                await socket.rejoin_groups()
+        sockets = [socket for socket in due if socket in self.sockets]  # not those closed meanwhile
         leases = [lease for socket in sockets if (lease := socket.lease()) is not None]
         players = {socket.player.pk for socket in sockets if getattr(socket, "player", None) is not None}
         if leases or players:

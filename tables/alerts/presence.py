@@ -1,8 +1,8 @@
 """Who is looking: an open table page (a socket), a visible page, the last time seen.
 
 Sockets hold leases that their heartbeats renew (every HEARTBEAT_SECONDS, LEASE_SECONDS
-long; one batch per server process, renew_leases), so a browser that vanished without closing, or a server that died, stops counting
-as present on its own; there is no counter to leak. Stored in the database so that every
+long; in batches per server process, renew_leases), so a browser that vanished without closing,
+or a server that died, stops counting as present on its own; there is no counter to leak. Stored in the database so that every
 server process and worker agrees.
 """
 

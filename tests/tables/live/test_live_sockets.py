@@ -266,6 +266,45 @@ def test_one_heartbeat_renews_every_open_sockets_lease(alice, bob, monkeypatch):
     run(body)
 
 
+class _Socket:
+    """What the heartbeat asks of a socket: its lease, its player, re-joining its groups."""
+
+    def __init__(self, number: int):
+        self.number = number
+        self.player = type("P", (), {"pk": number})()
+        self.rejoined = 0
+
+    def lease(self) -> tuple[int, int, bool]:
+        return (self.number, 1000 + self.number, True)
+
+    async def rejoin_groups(self) -> None:
+        self.rejoined += 1
+
+
+def test_the_heartbeat_renews_each_socket_once_a_period_in_slices(monkeypatch):
+    """A thousand sockets are not renewed in one batch: each beat takes only those due, about a
+    tenth, and over a period every open socket is renewed once."""
+    batches: list[list[tuple[int, int, bool]]] = []
+    monkeypatch.setattr(presence, "renew_leases", lambda leases, players: batches.append(leases))
+    monkeypatch.setattr(consumers, "db", lambda fn: database_sync_to_async(fn, thread_sensitive=True))
+
+    async def body():
+        beat = consumers.Heartbeat()
+        sockets = [_Socket(number) for number in range(1000)]
+        for socket in sockets:
+            beat.sockets[socket] = consumers.random.uniform(0, presence.HEARTBEAT_SECONDS)
+        step = presence.HEARTBEAT_SECONDS / consumers.BEAT_SLICES
+        for number in range(1, consumers.BEAT_SLICES + 1):
+            await beat.beat(now=number * step)
+        return sockets
+
+    sockets = run(body)
+    renewed = [lease[0] for batch in batches for lease in batch]
+    assert sorted(renewed) == list(range(1000))  # each socket once over the period
+    assert max(len(batch) for batch in batches) < 200  # in slices, not one batch
+    assert all(socket.rejoined == 1 for socket in sockets)
+
+
 async def _presence_until(socket, seat: int, **wanted) -> dict:
     """The seat's row of the first presence message that shows ``wanted`` (earlier ones may
     report an older moment, e.g. the watcher's own arrival)."""
