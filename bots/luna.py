@@ -29,7 +29,7 @@ from rules.moves import BIG_GIN, KNOCK, Action
 from rules.view import DealView
 
 from .base import NO_MATCH, MatchContext, draw_action, find_action, finish_action
-from .carmen import knock_ceiling, ranked_discards
+from .carmen import EARLY_TURNS, knock_ceiling, ranked_discards
 from .carmen import wants_face_up as carmen_wants_face_up
 from .handeval import bits, related
 from .knowledge import Knowledge
@@ -55,19 +55,28 @@ class Luna:
     name = "luna"
     draw_samples = DRAW_SAMPLES
     discard_samples = DISCARD_SAMPLES
+    discard_candidates = DISCARD_CANDIDATES
+    confidence = CONFIDENCE
+    keep_knockable = KEEP_KNOCKABLE
+    keep_knockable_early = KEEP_KNOCKABLE  # the same in the first EARLY_TURNS discards of a deal
+    close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
+    knock_slack = 0  # deadwood points above CARMEN's knock ceiling at which a knock is still studied
 
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         know = Knowledge.from_view(view)
-        search = Search(view, know, match or NO_MATCH)
+        search = Search(view, know, match or NO_MATCH, self)
         if know.phase in ("offer", "draw"):
             return draw_action(view, search.best_draw(rng, self.draw_samples))
         return search.best_finish(rng, self.discard_samples)
 
 
 class Search:
-    def __init__(self, view: DealView, know: Knowledge, match: MatchContext) -> None:
+    def __init__(
+        self, view: DealView, know: Knowledge, match: MatchContext, tuning: Luna | None = None
+    ) -> None:
+        self.tuning = tuning or Luna()
         self.view = view
         self.know = know
         self.match = match
@@ -116,10 +125,12 @@ class Search:
         can_knock = find_action(view, KNOCK, knock_card) is not None
         if can_knock and deadwood == 0:
             return finish_action(view, knock_card, knock=True)
-        options = [(card, False) for _, card in ranked_discards(know)[:DISCARD_CANDIDATES]]
+        options = [(card, False) for _, card in ranked_discards(know)[: self.tuning.discard_candidates]]
         # LUNA knocks only where CARMEN would, and may wait instead: its play-outs model an
         # opponent that knocks at once, so they miss the undercuts a patient opponent prepares.
-        if can_knock and deadwood <= knock_ceiling(know, view.ruleset.undercut_bonus, self.match):
+        if can_knock and deadwood <= self.tuning.knock_slack + knock_ceiling(
+            know, view.ruleset.undercut_bonus, self.match
+        ):
             options.insert(0, (knock_card, True))
         moves = [self.discard_move(card, knocks) for card, knocks in options]
         card, knocks = options[self.pick(moves, samples, rng)]
@@ -139,15 +150,18 @@ class Search:
         """The position of the move to play: the first (CARMEN's choice) unless another
         does clearly better over the same sampled deals (a paired comparison)."""
         values: list[list[float]] = [[] for _ in moves]
-        while len(values[0]) < samples:
-            self.evaluate(moves, values, min(BATCH, samples - len(values[0])), rng)
-            if len(values[0]) >= 2 * BATCH and all(
-                mean + HOPELESS * error < 0 for mean, error in paired_gains(values)
-            ):
+        confidence = self.tuning.confidence
+        limit = samples
+        while len(values[0]) < limit:
+            self.evaluate(moves, values, min(BATCH, limit - len(values[0])), rng)
+            gains = paired_gains(values)
+            if len(values[0]) >= 2 * BATCH and all(mean + HOPELESS * error < 0 for mean, error in gains):
                 break
+            if len(values[0]) == samples and any(0 < mean <= confidence * error for mean, error in gains):
+                limit = int(samples * self.tuning.close_factor)  # a close call: look longer
         best, best_margin = 0, 0.0
         for position, (mean, error) in enumerate(paired_gains(values), start=1):
-            if mean > CONFIDENCE * error and mean > best_margin:
+            if mean > confidence * error and mean > best_margin:
                 best, best_margin = position, mean
         return best
 
@@ -176,12 +190,13 @@ class Search:
         """The opponent's hidden cards. A hand that could have knocked after its last discard
         is kept only now and then: most players knock when they can."""
         know = self.know
+        keep = self.tuning.keep_knockable_early if know.turns <= EARLY_TURNS else self.tuning.keep_knockable
         hidden = 0
         for _ in range(REDRAWS + 1):
             hidden = weighted_sample(self.weights, know.opponent_hidden_count, rng)
             if not know.opponent_discards or arranged(know.opponent_known | hidden)[1] > know.knock_limit:
                 break
-            if rng.random() < KEEP_KNOCKABLE:
+            if rng.random() < keep:
                 break
         return hidden
 
