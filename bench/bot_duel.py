@@ -46,6 +46,7 @@ def _luna(**knobs: Any) -> Callable[[], Bot]:
 
 
 VARIANTS: dict[str, Callable[[], Bot]] = {
+    "luna-slack0": _luna(knock_slack=0),  # LUNA as it was before KNOCK_SLACK
     "luna-conf1": _luna(confidence=1.0),
     "luna-conf1-close2": _luna(confidence=1.0, close_factor=2.0),
     "luna-close2": _luna(close_factor=2.0),
@@ -53,6 +54,8 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-keep02": _luna(keep_knockable=0.2),
     "luna-slack3": _luna(knock_slack=3),
     "luna-combo": _luna(confidence=1.0, close_factor=2.0, keep_knockable_early=0.1),
+    "luna-ck": _luna(confidence=1.0, keep_knockable_early=0.1),
+    "luna-least": _luna(least_deadwood_candidate=True),
 }
 
 

@@ -2,7 +2,7 @@
 
 For each decision LUNA
 1. lists a few candidate moves, CARMEN's choice first (CARMEN's ranking prunes
-   the discards; a knock is a candidate only where CARMEN would knock),
+   the discards; a knock is a candidate only a little above where CARMEN would knock),
 2. deals the opponent's hidden cards and the stock order many times, consistently
    with what it saw: cards the opponent took and still holds are fixed; cards
    related to what it threw or declined are less likely, cards related to what
@@ -46,6 +46,7 @@ TOOK_NEAR = 3.0  # weight of a hidden card related to one the opponent took from
 THREW_NEAR = 0.5  # weight of one related to a card it threw or declined
 KEEP_KNOCKABLE = 0.5  # chance to keep a sampled opponent hand that could have knocked already
 REDRAWS = 4  # tries at a sample before accepting whatever came
+KNOCK_SLACK = 3  # deadwood points above CARMEN's knock ceiling at which LUNA still studies a knock
 
 Outcome = tuple[int, int]  # (scoring seat or DEAD, points)
 Move = Callable[[SimDeal], Outcome]
@@ -60,7 +61,8 @@ class Luna:
     keep_knockable = KEEP_KNOCKABLE
     keep_knockable_early = KEEP_KNOCKABLE  # the same in the first EARLY_TURNS discards of a deal
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
-    knock_slack = 0  # deadwood points above CARMEN's knock ceiling at which a knock is still studied
+    least_deadwood_candidate = False  # study the least-deadwood discard too
+    knock_slack = KNOCK_SLACK
 
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
         if len(view.legal_actions) == 1:
@@ -126,15 +128,24 @@ class Search:
         if can_knock and deadwood == 0:
             return finish_action(view, knock_card, knock=True)
         options = [(card, False) for _, card in ranked_discards(know)[: self.tuning.discard_candidates]]
-        # LUNA knocks only where CARMEN would, and may wait instead: its play-outs model an
-        # opponent that knocks at once, so they miss the undercuts a patient opponent prepares.
-        if can_knock and deadwood <= self.tuning.knock_slack + knock_ceiling(
-            know, view.ruleset.undercut_bonus, self.match
-        ):
+        if self.tuning.least_deadwood_candidate and (knock_card, False) not in options:
+            options.append((knock_card, False))  # the discard leaving the least deadwood now
+        # LUNA knocks near where CARMEN would (up to KNOCK_SLACK points more, but never more
+        # where an undercut would lose the match), and may wait instead: its play-outs model
+        # an opponent that knocks at once, so they miss the undercuts a patient one prepares.
+        if can_knock and deadwood <= self.knock_ceiling():
             options.insert(0, (knock_card, True))
         moves = [self.discard_move(card, knocks) for card, knocks in options]
         card, knocks = options[self.pick(moves, samples, rng)]
         return finish_action(view, card, knock=knocks)
+
+    def knock_ceiling(self) -> int:
+        """The most deadwood LUNA studies a knock with: CARMEN's ceiling plus the slack."""
+        match, undercut = self.match, self.view.ruleset.undercut_bonus
+        ceiling = knock_ceiling(self.know, undercut, match)
+        if match.target is not None and match.opponent_total + undercut >= match.target:
+            return ceiling
+        return ceiling + self.tuning.knock_slack
 
     def discard_move(self, card: int, knock: bool) -> Move:
         me = self.me
