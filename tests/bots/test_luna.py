@@ -5,12 +5,16 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bots import Luna
+from bots import Luna, MatchContext
 from bots.base import NO_MATCH
+from bots.carmen import knock_ceiling
 from bots.knowledge import Knowledge
 from bots.luna import Search
 from bots.playout import DEAD, SimDeal, arranged
 from rules import CARDS, RULESETS, Deal, DealView
+from rules.moves import DISCARD, Action
+
+from .test_bots import _deal_to_discard
 
 
 def _early_view() -> DealView:
@@ -82,3 +86,28 @@ def test_the_search_leaves_the_first_move_only_for_a_confident_gain() -> None:
     assert _search(1.5).pick([first, other], 160, random.Random(1)) == 1
     calls[0] = 0
     assert _search(2.5).pick([first, other], 160, random.Random(1)) == 0
+
+
+def _late_search(slack: int, match: MatchContext) -> Search:
+    """Classic: 5 deadwood after throwing KD, as if 20 discards had been made (CARMEN's knock
+    ceiling is then 3)."""
+    deal = _deal_to_discard("classic", "AS 2S 3S 4H 5H 6H 7D 8D 9D 5C", "KD")
+    view = deal.view(deal.to_play or 0)
+    know = replace(Knowledge.from_view(view), turns=20)
+    assert knock_ceiling(know, view.ruleset.undercut_bonus, MatchContext(0, 0, 100)) == 3
+    bot = Luna()
+    bot.knock_slack = slack
+    return Search(view, know, match, bot)
+
+
+def test_luna_studies_a_knock_a_little_above_carmens_ceiling() -> None:
+    early = MatchContext(0, 0, 100)
+    assert Luna.knock_slack == 3
+    assert _late_search(3, early).best_finish(random.Random(1), 64) == Action.knock("KD")
+    assert _late_search(0, early).best_finish(random.Random(1), 64).kind == DISCARD
+
+
+def test_no_slack_when_an_undercut_would_lose_the_match() -> None:
+    match_point = MatchContext(0, 95, 100)
+    assert _late_search(3, match_point).knock_ceiling() == 2
+    assert _late_search(3, match_point).best_finish(random.Random(1), 64).kind == DISCARD
