@@ -46,7 +46,7 @@ def _luna(**knobs: Any) -> Callable[[], Bot]:
 
 
 VARIANTS: dict[str, Callable[[], Bot]] = {
-    "luna-slack0": _luna(knock_slack=0),  # LUNA as it was before KNOCK_SLACK
+    "luna-slack0": _luna(knock_slack=0),  # LUNA as it is (KNOCK_SLACK 0)
     "luna-conf1": _luna(confidence=1.0),
     "luna-conf1-close2": _luna(confidence=1.0, close_factor=2.0),
     "luna-close2": _luna(close_factor=2.0),

@@ -2,7 +2,7 @@
 
 For each decision LUNA
 1. lists a few candidate moves, CARMEN's choice first (CARMEN's ranking prunes
-   the discards; a knock is a candidate only a little above where CARMEN would knock),
+   the discards; a knock is a candidate only where CARMEN would knock, plus KNOCK_SLACK),
 2. deals the opponent's hidden cards and the stock order many times, consistently
    with what it saw: cards the opponent took and still holds are fixed; cards
    related to what it threw or declined are less likely, cards related to what
@@ -46,7 +46,7 @@ TOOK_NEAR = 3.0  # weight of a hidden card related to one the opponent took from
 THREW_NEAR = 0.5  # weight of one related to a card it threw or declined
 KEEP_KNOCKABLE = 0.5  # chance to keep a sampled opponent hand that could have knocked already
 REDRAWS = 4  # tries at a sample before accepting whatever came
-KNOCK_SLACK = 3  # deadwood points above CARMEN's knock ceiling at which LUNA still studies a knock
+KNOCK_SLACK = 0  # deadwood points above CARMEN's knock ceiling at which LUNA still studies a knock
 
 Outcome = tuple[int, int]  # (scoring seat or DEAD, points)
 Move = Callable[[SimDeal], Outcome]
@@ -130,8 +130,8 @@ class Search:
         options = [(card, False) for _, card in ranked_discards(know)[: self.tuning.discard_candidates]]
         if self.tuning.least_deadwood_candidate and (knock_card, False) not in options:
             options.append((knock_card, False))  # the discard leaving the least deadwood now
-        # LUNA knocks near where CARMEN would (up to KNOCK_SLACK points more, but never more
-        # where an undercut would lose the match), and may wait instead: its play-outs model
+        # LUNA knocks where CARMEN would (plus KNOCK_SLACK points, never where an undercut
+        # would lose the match), and may wait instead: its play-outs model
         # an opponent that knocks at once, so they miss the undercuts a patient one prepares.
         if can_knock and deadwood <= self.knock_ceiling():
             options.insert(0, (knock_card, True))

@@ -100,9 +100,8 @@ def _late_search(slack: int, match: MatchContext) -> Search:
     return Search(view, know, match, bot)
 
 
-def test_luna_studies_a_knock_a_little_above_carmens_ceiling() -> None:
+def test_a_knock_slack_lets_luna_study_a_knock_above_carmens_ceiling() -> None:
     early = MatchContext(0, 0, 100)
-    assert Luna.knock_slack == 3
     assert _late_search(3, early).best_finish(random.Random(1), 64) == Action.knock("KD")
     assert _late_search(0, early).best_finish(random.Random(1), 64).kind == DISCARD
 
