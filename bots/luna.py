@@ -2,7 +2,7 @@
 
 For each decision LUNA
 1. lists a few candidate moves, CARMEN's choice first (CARMEN's ranking prunes
-   the discards; a knock is a candidate only where CARMEN would knock),
+   the discards; a knock is a candidate only where CARMEN would knock, plus KNOCK_SLACK),
 2. deals the opponent's hidden cards and the stock order many times, consistently
    with what it saw: cards the opponent took and still holds are fixed; cards
    related to what it threw or declined are less likely, cards related to what
@@ -29,7 +29,7 @@ from rules.moves import BIG_GIN, KNOCK, Action
 from rules.view import DealView
 
 from .base import NO_MATCH, MatchContext, draw_action, find_action, finish_action
-from .carmen import knock_ceiling, ranked_discards
+from .carmen import EARLY_TURNS, knock_ceiling, ranked_discards
 from .carmen import wants_face_up as carmen_wants_face_up
 from .handeval import bits, related
 from .knowledge import Knowledge
@@ -46,6 +46,7 @@ TOOK_NEAR = 3.0  # weight of a hidden card related to one the opponent took from
 THREW_NEAR = 0.5  # weight of one related to a card it threw or declined
 KEEP_KNOCKABLE = 0.5  # chance to keep a sampled opponent hand that could have knocked already
 REDRAWS = 4  # tries at a sample before accepting whatever came
+KNOCK_SLACK = 0  # deadwood points above CARMEN's knock ceiling at which LUNA still studies a knock
 
 Outcome = tuple[int, int]  # (scoring seat or DEAD, points)
 Move = Callable[[SimDeal], Outcome]
@@ -55,19 +56,29 @@ class Luna:
     name = "luna"
     draw_samples = DRAW_SAMPLES
     discard_samples = DISCARD_SAMPLES
+    discard_candidates = DISCARD_CANDIDATES
+    confidence = CONFIDENCE
+    keep_knockable = KEEP_KNOCKABLE
+    keep_knockable_early = KEEP_KNOCKABLE  # the same in the first EARLY_TURNS discards of a deal
+    close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
+    least_deadwood_candidate = False  # study the least-deadwood discard too
+    knock_slack = KNOCK_SLACK
 
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         know = Knowledge.from_view(view)
-        search = Search(view, know, match or NO_MATCH)
+        search = Search(view, know, match or NO_MATCH, self)
         if know.phase in ("offer", "draw"):
             return draw_action(view, search.best_draw(rng, self.draw_samples))
         return search.best_finish(rng, self.discard_samples)
 
 
 class Search:
-    def __init__(self, view: DealView, know: Knowledge, match: MatchContext) -> None:
+    def __init__(
+        self, view: DealView, know: Knowledge, match: MatchContext, tuning: Luna | None = None
+    ) -> None:
+        self.tuning = tuning or Luna()
         self.view = view
         self.know = know
         self.match = match
@@ -116,14 +127,25 @@ class Search:
         can_knock = find_action(view, KNOCK, knock_card) is not None
         if can_knock and deadwood == 0:
             return finish_action(view, knock_card, knock=True)
-        options = [(card, False) for _, card in ranked_discards(know)[:DISCARD_CANDIDATES]]
-        # LUNA knocks only where CARMEN would, and may wait instead: its play-outs model an
-        # opponent that knocks at once, so they miss the undercuts a patient opponent prepares.
-        if can_knock and deadwood <= knock_ceiling(know, view.ruleset.undercut_bonus, self.match):
+        options = [(card, False) for _, card in ranked_discards(know)[: self.tuning.discard_candidates]]
+        if self.tuning.least_deadwood_candidate and (knock_card, False) not in options:
+            options.append((knock_card, False))  # the discard leaving the least deadwood now
+        # LUNA knocks where CARMEN would (plus KNOCK_SLACK points, never where an undercut
+        # would lose the match), and may wait instead: its play-outs model
+        # an opponent that knocks at once, so they miss the undercuts a patient one prepares.
+        if can_knock and deadwood <= self.knock_ceiling():
             options.insert(0, (knock_card, True))
         moves = [self.discard_move(card, knocks) for card, knocks in options]
         card, knocks = options[self.pick(moves, samples, rng)]
         return finish_action(view, card, knock=knocks)
+
+    def knock_ceiling(self) -> int:
+        """The most deadwood LUNA studies a knock with: CARMEN's ceiling plus the slack."""
+        match, undercut = self.match, self.view.ruleset.undercut_bonus
+        ceiling = knock_ceiling(self.know, undercut, match)
+        if match.target is not None and match.opponent_total + undercut >= match.target:
+            return ceiling
+        return ceiling + self.tuning.knock_slack
 
     def discard_move(self, card: int, knock: bool) -> Move:
         me = self.me
@@ -139,15 +161,18 @@ class Search:
         """The position of the move to play: the first (CARMEN's choice) unless another
         does clearly better over the same sampled deals (a paired comparison)."""
         values: list[list[float]] = [[] for _ in moves]
-        while len(values[0]) < samples:
-            self.evaluate(moves, values, min(BATCH, samples - len(values[0])), rng)
-            if len(values[0]) >= 2 * BATCH and all(
-                mean + HOPELESS * error < 0 for mean, error in paired_gains(values)
-            ):
+        confidence = self.tuning.confidence
+        limit = samples
+        while len(values[0]) < limit:
+            self.evaluate(moves, values, min(BATCH, limit - len(values[0])), rng)
+            gains = paired_gains(values)
+            if len(values[0]) >= 2 * BATCH and all(mean + HOPELESS * error < 0 for mean, error in gains):
                 break
+            if len(values[0]) == samples and any(0 < mean <= confidence * error for mean, error in gains):
+                limit = int(samples * self.tuning.close_factor)  # a close call: look longer
         best, best_margin = 0, 0.0
         for position, (mean, error) in enumerate(paired_gains(values), start=1):
-            if mean > CONFIDENCE * error and mean > best_margin:
+            if mean > confidence * error and mean > best_margin:
                 best, best_margin = position, mean
         return best
 
@@ -176,12 +201,13 @@ class Search:
         """The opponent's hidden cards. A hand that could have knocked after its last discard
         is kept only now and then: most players knock when they can."""
         know = self.know
+        keep = self.tuning.keep_knockable_early if know.turns <= EARLY_TURNS else self.tuning.keep_knockable
         hidden = 0
         for _ in range(REDRAWS + 1):
             hidden = weighted_sample(self.weights, know.opponent_hidden_count, rng)
             if not know.opponent_discards or arranged(know.opponent_known | hidden)[1] > know.knock_limit:
                 break
-            if rng.random() < KEEP_KNOCKABLE:
+            if rng.random() < keep:
                 break
         return hidden
 
