@@ -17,6 +17,7 @@ arena (``luna``, ``carmen``, ``simple``...) plays as itself. This is a benchmark
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import random
@@ -29,6 +30,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from bots import ARENA_BOTS, Luna, MatchContext
+from bots.arena import log_records
 from bots.base import Bot
 from rules import CARDS, RULESETS, Deal, Ruleset
 
@@ -110,22 +112,11 @@ def play_one(job: tuple[str, str, str, int, int, int]) -> dict[str, Any]:
 def play(args: argparse.Namespace) -> None:
     target = args.target if args.target is not None else (RULESETS[args.ruleset].target or 0)
     done: set[int] = set()
-    try:
-        with open(args.log, encoding="utf-8") as lines:
-            for line in lines:
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                if (record["variant"], record["opponent"], record["ruleset"], record["seed"]) == (
-                    args.variant,
-                    args.opponent,
-                    args.ruleset,
-                    args.seed,
-                ):
-                    done.add(record["deal"] * 2 + record["seat"])
-    except FileNotFoundError:
-        pass
+    wanted = (args.variant, args.opponent, args.ruleset, args.seed)
+    with contextlib.suppress(FileNotFoundError):  # a new log
+        for record in log_records(args.log):
+            if (record["variant"], record["opponent"], record["ruleset"], record["seed"]) == wanted:
+                done.add(record["deal"] * 2 + record["seat"])
     jobs = [
         (args.variant, args.opponent, args.ruleset, target, args.seed, index)
         for index in range(2 * args.first, 2 * (args.first + args.deals))
@@ -148,14 +139,9 @@ def play(args: argparse.Namespace) -> None:
 def read(path: str) -> dict[tuple[str, str, int, int, int], dict[str, Any]]:
     """Deals of a log by (rule set, opponent, seed, deal, seat); a deal logged twice counts once."""
     out: dict[tuple[str, str, int, int, int], dict[str, Any]] = {}
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            key = (record["ruleset"], record["opponent"], record["seed"], record["deal"], record["seat"])
-            out.setdefault(key, record)
+    for record in log_records(path):
+        key = (record["ruleset"], record["opponent"], record["seed"], record["deal"], record["seat"])
+        out.setdefault(key, record)
     return out
 
 

@@ -21,7 +21,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from multiprocessing import Pool
 from typing import IO, Any
@@ -187,19 +187,23 @@ def record_result(record: dict[str, Any]) -> MatchResult:
     )
 
 
+def log_records(path: str) -> Iterator[dict[str, Any]]:
+    """The JSON lines of a log; a line cut short by a killed run is skipped."""
+    with open(path, encoding="utf-8") as lines:
+        for line in lines:
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError:
+                continue
+
+
 def read_logs(paths: Sequence[str]) -> list[tuple[Setup, MatchResult]]:
-    """Every logged match, once: a match logged twice (same setup, seed and number) counts once.
-    A line cut short by a killed run is skipped."""
+    """Every logged match, once: a match logged twice (same setup, seed and number) counts once."""
     seen: dict[tuple[Setup, int], tuple[Setup, MatchResult]] = {}
     for path in paths:
-        with open(path, encoding="utf-8") as lines:
-            for line in lines:
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                setup = record_setup(record)
-                seen.setdefault((setup, record["match"]), (setup, record_result(record)))
+        for record in log_records(path):
+            setup = record_setup(record)
+            seen.setdefault((setup, record["match"]), (setup, record_result(record)))
     return list(seen.values())
 
 
