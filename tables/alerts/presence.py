@@ -2,8 +2,8 @@
 
 Sockets hold leases that their heartbeats renew (every HEARTBEAT_SECONDS, LEASE_SECONDS
 long; in batches per server process, renew_leases), so a browser that vanished without closing,
-or a server that died, stops counting as present on its own; there is no counter to leak. Stored in the database so that every
-server process and worker agrees.
+or a server that died, stops counting as present on its own; there is no counter to leak.
+Stored in the database so that every server process and worker agrees.
 """
 
 from __future__ import annotations
