@@ -5,6 +5,7 @@ import { api, socketsOffered, socketUrl } from "./api.js";
 const POLL_VISIBLE_MS = 3000;
 const POLL_HIDDEN_MS = 15000;
 const RECONNECT_MAX_MS = 30000;
+const MOVE_ANSWER_MS = 5000; // a socket move unanswered this long is sent again over HTTP
 
 export class LiveTable {
   constructor(token, handlers) {
@@ -16,6 +17,7 @@ export class LiveTable {
     this.socketUp = false;
     this.retryMs = 1000;
     this.pollTimer = null;
+    this.moves = new Map(); // client_move_id -> resolve, for moves sent over the socket
   }
 
   // A visitor with neither a name nor a session is refused by the socket: it only polls.
@@ -42,6 +44,8 @@ export class LiveTable {
     socket.addEventListener("close", () => {
       this.socketUp = false;
       this.socket = null;
+      for (const resolve of this.moves.values()) resolve(null);
+      this.moves.clear();
       setTimeout(() => this.connect(), this.retryMs);
       this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
     });
@@ -53,8 +57,33 @@ export class LiveTable {
     return true;
   }
 
+  // A move over the open socket: the server's move_result or error for it, or null when there
+  // is no socket or no answer in time (the caller then posts it over HTTP with the same
+  // client_move_id, which the server applies at most once). The new state comes as an event.
+  move(body) {
+    if (!this.socketUp || !this.socket) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      const id = body.client_move_id;
+      const timer = setTimeout(() => this.settle(id, null), MOVE_ANSWER_MS);
+      this.moves.set(id, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+      this.send({ type: "move", ...body });
+    });
+  }
+
+  settle(id, answer) {
+    const resolve = this.moves.get(id);
+    if (!resolve) return;
+    this.moves.delete(id);
+    resolve(answer);
+  }
+
   receive(message) {
-    if (message.type === "snapshot" || message.type === "event") this.offer(message.state);
+    if ((message.type === "move_result" || message.type === "error") && this.moves.has(message.client_move_id)) {
+      this.settle(message.client_move_id, message);
+    } else if (message.type === "snapshot" || message.type === "event") this.offer(message.state);
     else if (message.type === "chat") this.offerChat([message.message]);
     else if (message.type === "presence") this.handlers.onPresence(message.seats);
   }

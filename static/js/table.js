@@ -568,13 +568,27 @@ async function post(path, body, failure) {
   ui.busy = false;
   if (answer.ok) return answer.data;
   if (answer.data && answer.data.state) applyState(answer.data.state);
-  toast(answer.status === 409 ? _("The table changed: look again.") : answer.data.detail || failure || _("That did not work."), "error");
+  refused(answer.status, answer.data.detail, failure);
   return null;
 }
 
+function refused(status, detail, failure) {
+  toast(status === 409 ? _("The table changed: look again.") : detail || failure || _("That did not work."), "error");
+}
+
+// Over the table's socket when it is open (the state follows as its event), else over HTTP.
 async function move(action) {
-  const data = await post(`/tables/${token}/moves`, { action, expected_version: ui.state.version, client_move_id: newMoveId() });
-  if (data) applyState(data.state);
+  if (ui.busy) return;
+  const body = { action, expected_version: ui.state.version, client_move_id: newMoveId() };
+  ui.busy = true;
+  const answer = await live.move(body);
+  ui.busy = false;
+  if (answer === null) {
+    const data = await post(`/tables/${token}/moves`, body);
+    if (data) applyState(data.state);
+  } else if (answer.type === "error") {
+    refused(answer.status, answer.detail); // a stale version: the socket sends the table as it is
+  }
 }
 
 async function tableCall(path, body = {}) {

@@ -190,6 +190,61 @@ def test_the_keyboard_alone_plays_a_turn(browser, live_url, known_deck, accounts
     context.close()
 
 
+def test_moves_go_over_the_open_table_socket_and_over_http_without_one(
+    browser, live_url, known_deck, accounts, console
+):
+    """Alice's page has its socket: her draw and discard travel on it, with no HTTP request, and
+    her page shows the result. Bob's socket is closed as soon as it opens: his page posts."""
+    alice, alice_session = accounts("alice@example.com", "Alice")
+    bob, bob_session = accounts("bob@example.com", "Bob")
+    token = start_table_through_services(alice, bob)
+    posted: dict[str, list[str]] = {"alice": [], "bob": []}  # HTTP move requests, by page
+    pages = {}
+    for name, session in (("alice", alice_session), ("bob", bob_session)):
+        page = console.watch(new_context(browser, live_url, session=session).new_page(), name)
+        page.on(
+            "request",
+            lambda request, name=name: (
+                posted[name].append(request.url) if request.url.endswith("/moves") else None
+            ),
+        )
+        pages[name] = page
+    pages["bob"].route_web_socket(re.compile(r"/ws/"), lambda socket: socket.close())
+    sent, snapshots = [], []
+
+    def watch(socket):
+        socket.on("framesent", lambda frame: sent.append(frame))
+        socket.on("framereceived", lambda frame: snapshots.append(frame) if '"snapshot"' in frame else None)
+
+    pages["alice"].on("websocket", watch)
+    alice_page = open_table(pages["alice"], f"/t/{token}/")
+    bob_page = open_table(pages["bob"], f"/t/{token}/")
+    for _ in range(100):
+        if snapshots:
+            break
+        alice_page.wait_for_timeout(50)
+    assert snapshots, "Alice's table socket never sent its snapshot"
+
+    alice_page.locator("#btn-draw").click()
+    expect(alice_page.locator("#hand .card")).to_have_count(11, timeout=WAIT_MS)
+    thrown = hand_codes(alice_page)[0]
+    card(alice_page, thrown).click()
+    card(alice_page, thrown).click()
+    expect(alice_page.locator("#hand .card")).to_have_count(10, timeout=WAIT_MS)
+    expect(alice_page.locator(f"#discard .card[data-card='{thrown}']")).to_be_visible()
+    moves = [frame for frame in sent if '"type":"move"' in frame.replace(" ", "")]
+    assert len(moves) == 2 and '"draw_stock"' in moves[0] and thrown in moves[1]
+    assert posted["alice"] == []
+
+    expect(bob_page.locator(f"#discard .card[data-card='{thrown}']")).to_be_visible(timeout=WAIT_MS)
+    bob_page.locator("#btn-draw").click()
+    expect(bob_page.locator("#hand .card")).to_have_count(11, timeout=WAIT_MS)
+    assert len(posted["bob"]) == 1
+    expect(alice_page.locator("#last-action")).to_contain_text("Bob", timeout=WAIT_MS)
+    for page in (alice_page, bob_page):
+        page.context.close()
+
+
 def test_phone_in_spanish_shows_the_whole_hand(browser, live_url, known_deck, accounts, console, screenshots):
     alice, session = accounts("alice@example.com", "Alice")
     bob, _ = accounts("bob@example.com", "Bob")
