@@ -32,6 +32,8 @@ from typing import Any
 from bots import ARENA_BOTS, Luna, MatchContext
 from bots.arena import log_records
 from bots.base import Bot
+from bots.carmen import CARMEN_JUDGEMENT, Carmen, Judgement
+from bots.luna import LUNA_JUDGEMENT
 from rules import CARDS, RULESETS, Deal, Ruleset
 
 
@@ -47,8 +49,23 @@ def _luna(**knobs: Any) -> Callable[[], Bot]:
     return build
 
 
+def _carmen(judgement: Judgement) -> Callable[[], Bot]:
+    def build() -> Bot:
+        bot = Carmen()
+        bot.judgement = judgement
+        return bot
+
+    return build
+
+
+# CARMEN's judgement reweighted on paired deals against simple (classic, seed 7, 1,000 deals
+# each): knocking whenever allowed, then LUNA's (its knock ceiling scaled by the undercut bonus)
+ASAP = Judgement(now_weight=0.15, feed_cost=0.0, early_turns=99, took_caution=0)
+
+# Knobs are relative to LUNA as it is now; "luna-before" is LUNA up to commit e00dc67.
 VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-slack0": _luna(knock_slack=0),  # LUNA as it is (KNOCK_SLACK 0)
+    "luna-before": _luna(judgement=CARMEN_JUDGEMENT, keeping_playouts=False),
     "luna-conf1": _luna(confidence=1.0),
     "luna-conf1-close2": _luna(confidence=1.0, close_factor=2.0),
     "luna-close2": _luna(close_factor=2.0),
@@ -58,6 +75,15 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-combo": _luna(confidence=1.0, close_factor=2.0, keep_knockable_early=0.1),
     "luna-ck": _luna(confidence=1.0, keep_knockable_early=0.1),
     "luna-least": _luna(least_deadwood_candidate=True),
+    # measured against "luna-before" on 2026-11-30 (bench/README.md), so built from it
+    "luna-before-conf05": _luna(judgement=CARMEN_JUDGEMENT, keeping_playouts=False, confidence=0.5),
+    "luna-before-slack10": _luna(judgement=CARMEN_JUDGEMENT, keeping_playouts=False, knock_slack=10),
+    "luna-asap": _luna(judgement=ASAP, keeping_playouts=False),
+    "luna-asap-keeping": _luna(judgement=ASAP),
+    "luna-plain-playouts": _luna(keeping_playouts=False),
+    "carmen-asap": _carmen(ASAP),
+    "carmen-asap-wary": _carmen(replace(ASAP, early_turns=6, took_caution=2)),
+    "carmen-luna": _carmen(LUNA_JUDGEMENT),  # LUNA's judgement without the search
 }
 
 

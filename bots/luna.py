@@ -1,16 +1,18 @@
 """LUNA, the hard bot: determinized Monte Carlo search over informed play-outs.
 
 For each decision LUNA
-1. lists a few candidate moves, CARMEN's choice first (CARMEN's ranking prunes
-   the discards; a knock is a candidate only where CARMEN would knock, plus KNOCK_SLACK),
+1. lists a few candidate moves, its judgement's choice first: CARMEN's deadwood-point
+   judgement with LUNA's own weights (LUNA_JUDGEMENT) ranks the discards, and a knock
+   is a candidate only under its knock ceiling (plus KNOCK_SLACK),
 2. deals the opponent's hidden cards and the stock order many times, consistently
    with what it saw: cards the opponent took and still holds are fixed; cards
    related to what it threw or declined are less likely, cards related to what
    it took more likely; a hand that could already have knocked is mostly redrawn,
-3. plays every candidate out on every deal with the informed play-out policy
+3. plays every candidate out on every deal with the informed play-out policy, in
+   which LUNA's own seat keeps the loose cards that other cards could meld
    (the same deals for every candidate, so the comparison is not drowned in luck),
 4. scores each ending by the chance of winning the match from the score it
-   leaves, and keeps CARMEN's choice unless another move does clearly better
+   leaves, and keeps the judgement's choice unless another move does clearly better
    (a paired comparison, in standard errors).
 
 The budget is a count of sampled deals (checked in batches, stopping early once
@@ -29,7 +31,7 @@ from rules.moves import BIG_GIN, KNOCK, Action
 from rules.view import DealView
 
 from .base import NO_MATCH, MatchContext, draw_action, find_action, finish_action
-from .carmen import EARLY_TURNS, knock_ceiling, ranked_discards
+from .carmen import EARLY_TURNS, Judgement, knock_ceiling, ranked_discards
 from .carmen import wants_face_up as carmen_wants_face_up
 from .handeval import bits, related
 from .knowledge import Knowledge
@@ -39,14 +41,18 @@ from .playout import DEAD, SimDeal, SimRules, arranged, discard, draw, finish_tu
 DRAW_SAMPLES = 320  # most sampled deals for a take-or-draw decision (two candidates)
 DISCARD_SAMPLES = 160  # most sampled deals for a discard decision
 BATCH = 32  # sampled deals between two looks at whether the answer is already clear
-HOPELESS = 2.0  # standard errors below CARMEN's choice at which a move stops being studied
-DISCARD_CANDIDATES = 3  # plain discards kept after CARMEN's ranking
-CONFIDENCE = 1.5  # standard errors by which a move must beat CARMEN's choice to replace it
+HOPELESS = 2.0  # standard errors below the judgement's choice at which a move stops being studied
+DISCARD_CANDIDATES = 3  # plain discards kept after the judgement's ranking
+CONFIDENCE = 1.5  # standard errors by which a move must beat the judgement's choice to replace it
 TOOK_NEAR = 3.0  # weight of a hidden card related to one the opponent took from the pile
 THREW_NEAR = 0.5  # weight of one related to a card it threw or declined
 KEEP_KNOCKABLE = 0.5  # chance to keep a sampled opponent hand that could have knocked already
 REDRAWS = 4  # tries at a sample before accepting whatever came
-KNOCK_SLACK = 0  # deadwood points above CARMEN's knock ceiling at which LUNA still studies a knock
+KNOCK_SLACK = 0  # deadwood points above the knock ceiling at which LUNA still studies a knock
+# CARMEN's judgement reweighted on paired deals (bench/README.md): the deadwood expected after
+# the next draw counts most, no points for feeding the opponent, and the knock ceiling falls
+# only as far as the undercut bonus makes an undercut costly
+LUNA_JUDGEMENT = Judgement(now_weight=0.15, feed_cost=0.0, caution_by_undercut=True)
 
 Outcome = tuple[int, int]  # (scoring seat or DEAD, points)
 Move = Callable[[SimDeal], Outcome]
@@ -63,6 +69,8 @@ class Luna:
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = False  # study the least-deadwood discard too
     knock_slack = KNOCK_SLACK
+    judgement: Judgement = LUNA_JUDGEMENT  # ranks the candidates and picks the default move
+    keeping_playouts = True  # LUNA's own play-outs keep cards with outs (playout.keeping_discard)
 
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
         if len(view.legal_actions) == 1:
@@ -102,7 +110,7 @@ class Search:
             draw(sim, me, False)
             return finish_turn(sim, me, -1) or play_out(sim, opponent)
 
-        default = 0 if carmen_wants_face_up(self.know) else 1
+        default = 0 if carmen_wants_face_up(self.know, self.tuning.judgement) else 1
         moves = [take, decline] if default == 0 else [decline, take]
         return (self.pick(moves, samples, rng) == 0) == (default == 0)
 
@@ -127,10 +135,13 @@ class Search:
         can_knock = find_action(view, KNOCK, knock_card) is not None
         if can_knock and deadwood == 0:
             return finish_action(view, knock_card, knock=True)
-        options = [(card, False) for _, card in ranked_discards(know)[: self.tuning.discard_candidates]]
+        options = [
+            (card, False)
+            for _, card in ranked_discards(know, self.tuning.judgement)[: self.tuning.discard_candidates]
+        ]
         if self.tuning.least_deadwood_candidate and (knock_card, False) not in options:
             options.append((knock_card, False))  # the discard leaving the least deadwood now
-        # LUNA knocks where CARMEN would (plus KNOCK_SLACK points, never where an undercut
+        # LUNA knocks under its judgement's ceiling (plus KNOCK_SLACK points, never where an undercut
         # would lose the match), and may wait instead: its play-outs model
         # an opponent that knocks at once, so they miss the undercuts a patient one prepares.
         if can_knock and deadwood <= self.knock_ceiling():
@@ -140,9 +151,9 @@ class Search:
         return finish_action(view, card, knock=knocks)
 
     def knock_ceiling(self) -> int:
-        """The most deadwood LUNA studies a knock with: CARMEN's ceiling plus the slack."""
+        """The most deadwood LUNA studies a knock with: its judgement's ceiling plus the slack."""
         match, undercut = self.match, self.view.ruleset.undercut_bonus
-        ceiling = knock_ceiling(self.know, undercut, match)
+        ceiling = knock_ceiling(self.know, undercut, match, self.tuning.judgement)
         if match.target is not None and match.opponent_total + undercut >= match.target:
             return ceiling
         return ceiling + self.tuning.knock_slack
@@ -158,8 +169,10 @@ class Search:
     # -- evaluation --------------------------------------------------------------------------
 
     def pick(self, moves: Sequence[Move], samples: int, rng: random.Random) -> int:
-        """The position of the move to play: the first (CARMEN's choice) unless another
+        """The position of the move to play: the first (the judgement's choice) unless another
         does clearly better over the same sampled deals (a paired comparison)."""
+        if samples <= 0:  # no search asked: the judgement's own choice
+            return 0
         values: list[list[float]] = [[] for _ in moves]
         confidence = self.tuning.confidence
         limit = samples
@@ -195,7 +208,7 @@ class Search:
         hands[self.me] = know.hand
         hands[1 - self.me] = know.opponent_known | hidden
         pile = [card.index for card in self.view.discard_pile]
-        return SimDeal(self.rules, hands, stock, pile)
+        return SimDeal(self.rules, hands, stock, pile, self.me if self.tuning.keeping_playouts else -1)
 
     def sample_hidden(self, rng: random.Random) -> int:
         """The opponent's hidden cards. A hand that could have knocked after its last discard

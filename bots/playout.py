@@ -1,20 +1,25 @@
 """A compact deal simulator for LUNA's play-outs: hands as masks, no Deal objects.
 
 Both seats follow one informed policy: take the face-up card when it lowers the
-deadwood clearly, otherwise draw; throw the card leaving the least deadwood; knock
-(or declare big gin) as soon as the hand allows. The rules are the engine's: the
+deadwood clearly, otherwise draw; knock (or declare big gin) as soon as the hand
+allows; otherwise throw the card leaving the least deadwood, or, for the seat
+``SimDeal.keeper`` (LUNA's own), the loose card least likely to be melded
+(keeping_discard). The rules are the engine's: the
 exact least-deadwood arrangement, the exact best defence with layoffs, the
 dead-deal stock limit.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from rules.melding import best_arrangement_mask, best_discard_mask, min_deadwood_mask
 from rules.ruleset import Ruleset
 from rules.showdown import best_defence_mask
 
+T = TypeVar("T")
 TAKE_GAIN = 4  # deadwood points the face-up card must save to be worth taking
 DEAD = -1  # the "winner" of a dead deal
 VALUE = tuple(min(index % 13 + 1, 10) for index in range(52))
@@ -45,9 +50,10 @@ class SimDeal:
     hands: list[int]
     stock: list[int]
     pile: list[int]
+    keeper: int = -1  # the seat that keeps cards with outs (keeping_discard); -1: neither
 
     def copy(self) -> SimDeal:
-        return SimDeal(self.rules, self.hands.copy(), self.stock.copy(), self.pile.copy())
+        return SimDeal(self.rules, self.hands.copy(), self.stock.copy(), self.pile.copy(), self.keeper)
 
 
 _ARRANGED: dict[int, tuple[int, int]] = {}  # hand mask -> (melded cards, deadwood points)
@@ -79,12 +85,17 @@ def policy_discard(hand: int, exclude: int) -> tuple[int, int]:
     Throwing an unmelded card of value v leaves exactly deadwood - v: the arrangement
     stays valid, and a better one would have been better with the card too.
     """
+    return _recall(_DISCARDS, _policy_discard, hand, exclude)
+
+
+def _recall(table: dict[int, T], compute: Callable[[int, int], T], hand: int, exclude: int) -> T:
+    """``compute(hand, exclude)``, remembered in ``table`` (emptied once it is full)."""
     key = hand << 6 | (exclude + 1)
-    known = _DISCARDS.get(key)
+    known = table.get(key)
     if known is None:
-        if len(_DISCARDS) >= _ARRANGED_LIMIT:
-            _DISCARDS.clear()
-        known = _DISCARDS[key] = _policy_discard(hand, exclude)
+        if len(table) >= _ARRANGED_LIMIT:
+            table.clear()
+        known = table[key] = compute(hand, exclude)
     return known
 
 
@@ -103,6 +114,60 @@ def _policy_discard(hand: int, exclude: int) -> tuple[int, int]:
             best = card
         loose ^= low
     return best, deadwood - VALUE[best]
+
+
+OUT_WEIGHT = 0.25  # share of a loose card's value that each card able to meld it saves
+_KEEPING: dict[int, int] = {}  # hand mask and excluded card -> keeping_discard
+
+
+def keeping_discard(hand: int, exclude: int) -> int:
+    """The loose card to throw when the hand cannot knock: the highest value discounted by
+    its outs (cards not in the hand that would meld it with one that is), so pairs and
+    near-runs of low cards stay."""
+    return _recall(_KEEPING, _keeping_discard, hand, exclude)
+
+
+def _keeping_discard(hand: int, exclude: int) -> int:
+    melded, _ = arranged(hand)
+    loose = hand & ~melded
+    if exclude >= 0:
+        loose &= ~(1 << exclude)
+    if not loose:
+        return best_discard_mask(hand, exclude)[0]
+    best, best_score = -1, -1.0
+    while loose:
+        low = loose & -loose
+        card = low.bit_length() - 1
+        score = VALUE[card] * max(0.0, 1.0 - OUT_WEIGHT * outs(hand, card))
+        if score > best_score or (score == best_score and VALUE[card] > VALUE[best]):
+            best, best_score = card, score
+        loose ^= low
+    return best
+
+
+def outs(hand: int, card: int) -> int:
+    """Cards outside ``hand`` that would put ``card`` in a meld with a card of the hand."""
+    rank, base = card % 13, card - card % 13
+    same_rank = [suit * 13 + rank for suit in range(4) if suit * 13 + rank != card]
+    held = sum(1 for other in same_rank if hand >> other & 1)
+    count = 3 - held if held else 0
+
+    def free(at: int) -> int:
+        return 1 if 0 <= at <= 12 and not hand >> (base + at) & 1 else 0
+
+    def has(at: int) -> bool:
+        return 0 <= at <= 12 and bool(hand >> (base + at) & 1)
+
+    wanted = 0
+    if has(rank + 1):
+        wanted |= free(rank - 1) << 0 | free(rank + 2) << 1
+    if has(rank - 1):
+        wanted |= free(rank + 1) << 2 | free(rank - 2) << 3
+    if has(rank + 2):
+        wanted |= free(rank + 1) << 2
+    if has(rank - 2):
+        wanted |= free(rank - 1) << 0
+    return count + wanted.bit_count()
 
 
 def wants_face_up(hand: int, card: int) -> bool:
@@ -130,7 +195,11 @@ def finish_turn(sim: SimDeal, player: int, just_taken: int) -> tuple[int, int] |
     if rules.big_gin_bonus >= 0 and arranged(hand)[1] == 0:
         return player, (rules.big_gin_bonus + min_deadwood_mask(sim.hands[1 - player])) * rules.multiplier
     card, deadwood = policy_discard(hand, just_taken)
-    return discard(sim, player, card, knock=deadwood <= rules.knock_limit)
+    if deadwood <= rules.knock_limit:
+        return discard(sim, player, card, knock=True)
+    if player == sim.keeper:
+        card = keeping_discard(hand, just_taken)
+    return discard(sim, player, card, knock=False)
 
 
 def discard(sim: SimDeal, player: int, card: int, knock: bool) -> tuple[int, int] | None:

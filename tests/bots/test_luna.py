@@ -7,9 +7,9 @@ from dataclasses import replace
 
 from bots import Luna, MatchContext
 from bots.base import NO_MATCH
-from bots.carmen import knock_ceiling
+from bots.carmen import CARMEN_JUDGEMENT, knock_ceiling
 from bots.knowledge import Knowledge
-from bots.luna import Search
+from bots.luna import LUNA_JUDGEMENT, Search
 from bots.playout import DEAD, SimDeal, arranged
 from rules import CARDS, RULESETS, Deal, DealView
 from rules.moves import DISCARD, Action
@@ -97,6 +97,7 @@ def _late_search(slack: int, match: MatchContext) -> Search:
     assert knock_ceiling(know, view.ruleset.undercut_bonus, MatchContext(0, 0, 100)) == 3
     bot = Luna()
     bot.knock_slack = slack
+    bot.judgement = CARMEN_JUDGEMENT
     return Search(view, know, match, bot)
 
 
@@ -110,3 +111,17 @@ def test_no_slack_when_an_undercut_would_lose_the_match() -> None:
     match_point = MatchContext(0, 95, 100)
     assert _late_search(3, match_point).knock_ceiling() == 2
     assert _late_search(3, match_point).best_finish(random.Random(1), 64).kind == DISCARD
+
+
+def test_lunas_knock_ceiling_falls_as_far_as_the_undercut_bonus_makes_it_costly() -> None:
+    """20 discards made, no card taken: CARMEN's ceiling has fallen 7 points (to 3) whatever the
+    rule set; LUNA's falls 7 points where an undercut costs 25 and 2 where it costs 10."""
+    for ruleset, luna_ceiling in (("playgridia", 3), ("classic", 8)):
+        deal = _deal_to_discard(ruleset, "AS 2S 3S 4H 5H 6H 7D 8D 9D 5C", "KD")
+        view = deal.view(deal.to_play or 0)
+        know = replace(Knowledge.from_view(view), turns=20)
+        undercut = view.ruleset.undercut_bonus
+        assert knock_ceiling(know, undercut, NO_MATCH) == 3
+        assert knock_ceiling(know, undercut, NO_MATCH, LUNA_JUDGEMENT) == luna_ceiling
+        match_point = MatchContext(0, 100 - undercut, 100)
+        assert knock_ceiling(know, undercut, match_point, LUNA_JUDGEMENT) == 2  # near-gin only
