@@ -80,7 +80,9 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-before-slack10": _luna(judgement=CARMEN_JUDGEMENT, keeping_playouts=False, knock_slack=10),
     "luna-asap": _luna(judgement=ASAP, keeping_playouts=False),
     "luna-asap-keeping": _luna(judgement=ASAP),
-    "luna-plain-playouts": _luna(keeping_playouts=False),
+    "luna-asap-knock-only": _luna(
+        judgement=ASAP, keeping_playouts=False, discard_candidates=1, draw_samples=0
+    ),
     "carmen-asap": _carmen(ASAP),
     "carmen-asap-wary": _carmen(replace(ASAP, early_turns=6, took_caution=2)),
     "carmen-luna": _carmen(LUNA_JUDGEMENT),  # LUNA's judgement without the search

@@ -19,6 +19,8 @@ from rules.melding import best_arrangement_mask, best_discard_mask, min_deadwood
 from rules.ruleset import Ruleset
 from rules.showdown import best_defence_mask
 
+from .handeval import RANK_SPREAD
+
 T = TypeVar("T")
 TAKE_GAIN = 4  # deadwood points the face-up card must save to be worth taking
 DEAD = -1  # the "winner" of a dead deal
@@ -99,11 +101,17 @@ def _recall(table: dict[int, T], compute: Callable[[int, int], T], hand: int, ex
     return known
 
 
-def _policy_discard(hand: int, exclude: int) -> tuple[int, int]:
+def _loose(hand: int, exclude: int) -> tuple[int, int]:
+    """(cards outside the least-deadwood arrangement's melds but ``exclude``, deadwood)."""
     melded, deadwood = arranged(hand)
     loose = hand & ~melded
     if exclude >= 0:
         loose &= ~(1 << exclude)
+    return loose, deadwood
+
+
+def _policy_discard(hand: int, exclude: int) -> tuple[int, int]:
+    loose, deadwood = _loose(hand, exclude)
     if not loose:
         return best_discard_mask(hand, exclude)
     best = -1
@@ -128,10 +136,7 @@ def keeping_discard(hand: int, exclude: int) -> int:
 
 
 def _keeping_discard(hand: int, exclude: int) -> int:
-    melded, _ = arranged(hand)
-    loose = hand & ~melded
-    if exclude >= 0:
-        loose &= ~(1 << exclude)
+    loose, _ = _loose(hand, exclude)
     if not loose:
         return best_discard_mask(hand, exclude)[0]
     best, best_score = -1, -1.0
@@ -145,29 +150,21 @@ def _keeping_discard(hand: int, exclude: int) -> int:
     return best
 
 
+# (offset of a same-suit card in the hand, offsets of the cards that would make a run with both)
+RUN_PARTNERS = ((1, (-1, 2)), (-1, (1, -2)), (2, (1,)), (-2, (-1,)))
+
+
 def outs(hand: int, card: int) -> int:
     """Cards outside ``hand`` that would put ``card`` in a meld with a card of the hand."""
     rank, base = card % 13, card - card % 13
-    same_rank = [suit * 13 + rank for suit in range(4) if suit * 13 + rank != card]
-    held = sum(1 for other in same_rank if hand >> other & 1)
-    count = 3 - held if held else 0
-
-    def free(at: int) -> int:
-        return 1 if 0 <= at <= 12 and not hand >> (base + at) & 1 else 0
-
-    def has(at: int) -> bool:
-        return 0 <= at <= 12 and bool(hand >> (base + at) & 1)
-
-    wanted = 0
-    if has(rank + 1):
-        wanted |= free(rank - 1) << 0 | free(rank + 2) << 1
-    if has(rank - 1):
-        wanted |= free(rank + 1) << 2 | free(rank - 2) << 3
-    if has(rank + 2):
-        wanted |= free(rank + 1) << 2
-    if has(rank - 2):
-        wanted |= free(rank - 1) << 0
-    return count + wanted.bit_count()
+    same_rank = (RANK_SPREAD << rank) & ~(1 << card)
+    wanted = same_rank if hand & same_rank else 0
+    for partner, fillers in RUN_PARTNERS:
+        if 0 <= rank + partner <= 12 and hand >> (base + rank + partner) & 1:
+            for filler in fillers:
+                if 0 <= rank + filler <= 12:
+                    wanted |= 1 << (base + rank + filler)
+    return (wanted & ~hand).bit_count()
 
 
 def wants_face_up(hand: int, card: int) -> bool:
