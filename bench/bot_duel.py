@@ -29,7 +29,7 @@ from dataclasses import replace
 from multiprocessing import Pool
 from typing import Any
 
-from bots import ARENA_BOTS, Luna, MatchContext
+from bots import ARENA_BOTS, Luna, MatchContext, playout
 from bots.arena import log_records
 from bots.base import Bot
 from bots.carmen import CARMEN_JUDGEMENT, Carmen, Judgement
@@ -45,6 +45,19 @@ def _luna(**knobs: Any) -> Callable[[], Bot]:
                 raise AttributeError(f"LUNA has no knob {key}")
             setattr(bot, key, value)
         return bot
+
+    return build
+
+
+def _luna_out_weight(weight: float) -> Callable[[], Bot]:
+    """LUNA whose play-outs discount a loose card by ``weight`` per out (playout.OUT_WEIGHT): a
+    module constant, so set for the whole process, which plays this one variant."""
+
+    def build() -> Bot:
+        if weight != playout.OUT_WEIGHT:
+            playout.OUT_WEIGHT = weight
+            playout._KEEPING.clear()  # memoised choices made with the old weight
+        return Luna()
 
     return build
 
@@ -83,6 +96,8 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-asap-knock-only": _luna(
         judgement=ASAP, keeping_playouts=False, discard_candidates=1, draw_samples=0
     ),
+    "luna-out15": _luna_out_weight(0.15),
+    "luna-out40": _luna_out_weight(0.40),
     "carmen-asap": _carmen(ASAP),
     "carmen-asap-wary": _carmen(replace(ASAP, early_turns=6, took_caution=2)),
     "carmen-luna": _carmen(LUNA_JUDGEMENT),  # LUNA's judgement without the search

@@ -5,17 +5,42 @@ beat`) against REDIS_URL; embedded mode (no REDIS_URL) is eager and tables.embed
 same periodic tasks in the server's process.
 """
 
+import logging
 import os
 
 from celery import Celery
+from celery.worker.consumer import Consumer
 from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 from django.conf import settings
 
+log = logging.getLogger(__name__)
+
+
+class BrokerLossConsumer(Consumer):
+    """Celery's consumer, made to survive a broker that vanished while messages were unacked.
+
+    On a lost connection Celery 5.7.0 collects the connection and then closes it; closing its
+    channel restores the unacked messages (reserved ETA tasks, the task in hand) through the
+    transport already collected, which raises AttributeError, and the worker exits with
+    "Unrecoverable error", leaving every clock to the sweeps of a worker that no longer exists
+    (tests/faults/test_broker_lost.py). With the broker gone the restore cannot happen anyway:
+    Redis hands such messages out again once their visibility timeout passes, and the deadlines
+    live on the deals. So the error is logged and the consumer goes on to reconnect.
+    """
+
+    def on_connection_error_after_connected(self, exc: Exception) -> None:
+        try:
+            super().on_connection_error_after_connected(exc)
+        except AttributeError:
+            log.warning("unacked messages not restored after the broker was lost", exc_info=True)
+
+
 app = Celery("ginmesa")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.worker_consumer = f"{__name__}:BrokerLossConsumer"
 app.autodiscover_tasks()
 app.autodiscover_tasks(["bots"])  # bots is a plain package, not a Django app
 

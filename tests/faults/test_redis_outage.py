@@ -37,13 +37,6 @@ OUTAGE_SECONDS = 10
 RESYNC_SECONDS = 5
 
 
-def start_redis(port: int, log) -> object:
-    args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    process = servers.start(args, {}, log)
-    servers.wait_for_port(port, process, log)
-    return process
-
-
 def two_programs_at_a_table() -> tuple[str, dict[int, str]]:
     users = [get_user_model().objects.create_user(username=n, email=f"{n}@example.com") for n in ("al", "bo")]
     players = [identity.player_for_user(user) for user in users]
@@ -124,7 +117,7 @@ async def play_during_outage(programs: dict[int, Program], table: str, until: fl
 def test_redis_outage_while_two_clients_play(django_db_setup, tmp_path) -> None:
     redis_port, web_port = servers.free_port(), servers.free_port()
     redis_url = f"redis://127.0.0.1:{redis_port}/0"
-    redis = start_redis(redis_port, tmp_path / "redis.log")
+    redis = servers.redis_server(redis_port, tmp_path / "redis.log")
     env = servers.child_env(DATABASE_URL=servers.database_url(), REDIS_URL=redis_url, DEBUG="true")
     web = servers.daphne(web_port, env, tmp_path / "daphne.log")
     worker = servers.celery_worker(env, tmp_path / "worker.log", beat=True)
@@ -155,7 +148,7 @@ async def outage(
         await hand_the_turn_to_the_bot(programs[0], bot_table)
         statuses = await play_during_outage(programs, table, time.monotonic() + OUTAGE_SECONDS)
         assert statuses.count(200) >= 3, f"moves while Redis was down: {statuses}"
-        restarted.append(start_redis(port, tmp_path / "redis-2.log"))
+        restarted.append(servers.redis_server(port, tmp_path / "redis-2.log"))
         back = time.monotonic()
         stored = await asyncio.to_thread(lambda: Table.objects.get(invite_token=table).version)
         for program in programs.values():

@@ -85,6 +85,14 @@ def stop(process: subprocess.Popen, sig: int = signal.SIGTERM, seconds: float = 
     return process.returncode
 
 
+def redis_server(port: int, log: Path) -> subprocess.Popen:
+    """A private redis-server on loopback, keeping nothing on disk."""
+    args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    process = start(args, {}, log)
+    wait_for_port(port, process, log)
+    return process
+
+
 def daphne(port: int, env: dict[str, str], log: Path) -> subprocess.Popen:
     args = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
     process = start(args, env, log)

@@ -1,0 +1,61 @@
+"""A Celery worker holding a reserved, unacknowledged message (a task with an ETA) when Redis
+dies survives the loss and works again once Redis is back: it reconnects and runs the next
+task. Celery 5.7.0's worker exited here ("Unrecoverable error": restoring the unacked message
+on a connection it had already collected raised AttributeError), which left every clock to a
+worker that no longer existed; config.celery.BrokerLossConsumer keeps it alive."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+from celery import Celery
+from django.conf import settings
+
+from tests.tables.live import servers
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.faults,
+    pytest.mark.skipif(not settings.REDIS_URL, reason="needs redis-server and REDIS_URL (.ci/run sets it)"),
+]
+SWEEP = "tables.tasks.sweep_overdue"  # harmless: plays the overdue turns there are (none)
+
+
+def occurrences(log, text: str) -> int:
+    return log.read_text(errors="replace").count(text)
+
+
+def wait_until(condition, what: str, worker, log, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert worker.poll() is None, f"the worker exited:\n{log.read_text()[-3000:]}"
+        assert time.monotonic() < deadline, f"{what} never happened:\n{log.read_text()[-3000:]}"
+        time.sleep(0.1)
+
+
+def test_a_worker_holding_a_reserved_task_survives_losing_redis(django_db_setup, tmp_path) -> None:
+    port = servers.free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    redis = servers.redis_server(port, tmp_path / "redis.log")
+    log = tmp_path / "worker.log"
+    worker = servers.celery_worker(servers.child_env(DATABASE_URL=servers.database_url(), REDIS_URL=url), log)
+    sender = Celery(broker=url)
+    restarted = []
+    try:
+        held = sender.send_task(SWEEP, countdown=120, queue="clocks")  # reserved, unacked until then
+        wait_until(lambda: f"{held.id}] received" in log.read_text(), "the reservation", worker, log)
+        servers.stop(redis, signal.SIGKILL)
+        wait_until(lambda: "Connection to broker lost" in log.read_text(), "the loss", worker, log)
+        connected = occurrences(log, "Connected to redis")
+        restarted.append(servers.redis_server(port, tmp_path / "redis-2.log"))
+        wait_until(
+            lambda: occurrences(log, "Connected to redis") > connected, "the reconnection", worker, log
+        )
+        after = Celery(broker=url).send_task(SWEEP, queue="clocks")  # the old sender's pool died
+        wait_until(lambda: f"{after.id}] succeeded" in log.read_text(), "the next task", worker, log)
+        assert "Unrecoverable error" not in log.read_text()
+    finally:
+        for process in (worker, redis, *restarted):
+            servers.stop(process)
