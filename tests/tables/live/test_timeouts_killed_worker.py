@@ -29,9 +29,10 @@ pytestmark = [
 
 def test_a_worker_killed_before_the_eta_leaves_it_to_the_sweeper(alice, bob, worker_env, tmp_path):
     token, _ = started(alice, bob)
-    table, deal, deadline = turn_due_in(token, 3)
     first_log = tmp_path / "first.log"
     first = servers.celery_worker(worker_env, first_log)
+    # the clock is set once the worker is up: a slow start must not let the ETA run before the kill
+    table, deal, deadline = turn_due_in(token, 3)
     scheduling.schedule_deadline(deal.pk, table.version, deadline)
     servers.wait_for_text(first_log, "tables.tasks.expire_turn", first)  # it holds the ETA task
     servers.stop(first, signal.SIGKILL)
