@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from tables import scheduling
-from tables.models import Table
+from tables.models import Move, Table
 from tests.tables.helpers import started
 
 from . import servers
@@ -27,17 +27,25 @@ pytestmark = [
 ]
 
 
+def moves_since(deal, version: int) -> list[tuple[str, str, str]]:
+    later = Move.objects.filter(deal=deal, table_version__gt=version).order_by("seq")
+    return [(move.source, move.action, move.created_at.isoformat()) for move in later]
+
+
 def test_a_worker_killed_before_the_eta_leaves_it_to_the_sweeper(alice, bob, worker_env, tmp_path):
     token, _ = started(alice, bob)
     first_log = tmp_path / "first.log"
     first = servers.celery_worker(worker_env, first_log)
-    # the clock is set once the worker is up: a slow start must not let the ETA run before the kill
-    table, deal, deadline = turn_due_in(token, 3)
-    scheduling.schedule_deadline(deal.pk, table.version, deadline)
-    servers.wait_for_text(first_log, "tables.tasks.expire_turn", first)  # it holds the ETA task
-    servers.stop(first, signal.SIGKILL)
+    try:  # the clock is set once the worker is up: a slow start must not let the ETA run early
+        table, deal, deadline = turn_due_in(token, 3)
+        scheduling.schedule_deadline(deal.pk, table.version, deadline)
+        servers.wait_for_text(first_log, "tables.tasks.expire_turn[", first)  # it holds the ETA task
+    finally:
+        servers.stop(first, signal.SIGKILL)
     time.sleep(max(0.0, (deadline - timezone.now()).total_seconds()) + 0.5)
-    assert Table.objects.get(pk=table.pk).version == table.version, "nothing ran: the worker is dead"
+    assert Table.objects.get(pk=table.pk).version == table.version, (
+        f"the worker is dead, yet the table moved: {moves_since(deal, table.version)}"
+    )
     second = servers.celery_worker(worker_env, tmp_path / "second.log", beat=True)
     try:
         wait_for_version(table, table.version + 1, seconds=20)
