@@ -96,6 +96,9 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-asap-knock-only": _luna(
         judgement=ASAP, keeping_playouts=False, discard_candidates=1, draw_samples=0
     ),
+    "luna-plaus0": _luna(keep_implausible=0.0),
+    "luna-plaus2": _luna(keep_implausible=0.2),
+    "luna-plaus2-slack2": _luna(keep_implausible=0.2, discard_slack=2),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
     "carmen-asap": _carmen(ASAP),

@@ -36,7 +36,18 @@ from .carmen import wants_face_up as carmen_wants_face_up
 from .handeval import bits, related
 from .knowledge import Knowledge
 from .matchodds import match_chance
-from .playout import DEAD, SimDeal, SimRules, arranged, discard, draw, finish_turn, play_out, wants_face_up
+from .playout import (
+    DEAD,
+    SimDeal,
+    SimRules,
+    arranged,
+    discard,
+    draw,
+    finish_turn,
+    play_out,
+    policy_discard,
+    wants_face_up,
+)
 
 DRAW_SAMPLES = 320  # most sampled deals for a take-or-draw decision (two candidates)
 DISCARD_SAMPLES = 160  # most sampled deals for a discard decision
@@ -47,6 +58,8 @@ CONFIDENCE = 1.5  # standard errors by which a move must beat the judgement's ch
 TOOK_NEAR = 3.0  # weight of a hidden card related to one the opponent took from the pile
 THREW_NEAR = 0.5  # weight of one related to a card it threw or declined
 KEEP_KNOCKABLE = 0.5  # chance to keep a sampled opponent hand that could have knocked already
+KEEP_IMPLAUSIBLE = 1.0  # chance to keep a sampled hand its latest discard would have been a poor throw from
+DISCARD_SLACK = 0  # deadwood points by which that discard may miss the least deadwood and stay plausible
 REDRAWS = 4  # tries at a sample before accepting whatever came
 KNOCK_SLACK = 0  # deadwood points above the knock ceiling at which LUNA still studies a knock
 # CARMEN's judgement reweighted on paired deals (bench/README.md): the deadwood expected after
@@ -66,6 +79,8 @@ class Luna:
     confidence = CONFIDENCE
     keep_knockable = KEEP_KNOCKABLE
     keep_knockable_early = KEEP_KNOCKABLE  # the same in the first EARLY_TURNS discards of a deal
+    keep_implausible = KEEP_IMPLAUSIBLE
+    discard_slack = DISCARD_SLACK
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = False  # study the least-deadwood discard too
     knock_slack = KNOCK_SLACK
@@ -211,18 +226,33 @@ class Search:
         return SimDeal(self.rules, hands, stock, pile, self.me if self.tuning.keeping_playouts else -1)
 
     def sample_hidden(self, rng: random.Random) -> int:
-        """The opponent's hidden cards. A hand that could have knocked after its last discard
-        is kept only now and then: most players knock when they can."""
-        know = self.know
-        keep = self.tuning.keep_knockable_early if know.turns <= EARLY_TURNS else self.tuning.keep_knockable
+        """The opponent's hidden cards. A hand that could have knocked after its last discard,
+        or from which that discard was a poor throw, is kept only now and then: most players
+        knock when they can and throw the card that leaves them the least deadwood."""
+        know, tuning = self.know, self.tuning
+        keep = tuning.keep_knockable_early if know.turns <= EARLY_TURNS else tuning.keep_knockable
         hidden = 0
         for _ in range(REDRAWS + 1):
             hidden = weighted_sample(self.weights, know.opponent_hidden_count, rng)
-            if not know.opponent_discards or arranged(know.opponent_known | hidden)[1] > know.knock_limit:
+            if not know.opponent_discards:
                 break
-            if rng.random() < keep:
-                break
+            hand = know.opponent_known | hidden
+            if arranged(hand)[1] <= know.knock_limit and rng.random() >= keep:
+                continue
+            implausible = tuning.keep_implausible < 1 and self.implausible_discard(hand)
+            if implausible and rng.random() >= tuning.keep_implausible:
+                continue
+            break
         return hidden
+
+    def implausible_discard(self, hand: int) -> bool:
+        """Whether the opponent's latest discard, had it held ``hand`` besides, left more deadwood
+        than throwing its highest loose card would have (plus the tuning's slack)."""
+        card = self.know.opponent_last_discard
+        if card < 0:
+            return False
+        left = policy_discard(hand | 1 << card, self.know.opponent_last_taken)[1]
+        return arranged(hand)[1] > left + self.tuning.discard_slack
 
     def value(self, outcome: Outcome) -> float:
         """The chance of winning the match once the deal ends this way."""
