@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bots import Luna, MatchContext
+from bots import Luna, MatchContext, SimpleBot
 from bots.base import NO_MATCH
 from bots.carmen import CARMEN_JUDGEMENT, knock_ceiling
 from bots.knowledge import Knowledge
 from bots.luna import LUNA_JUDGEMENT, Search
 from bots.playout import DEAD, SimDeal, arranged
-from rules import CARDS, RULESETS, Deal, DealView
+from rules import CARDS, RULESETS, Card, Deal, DealView
 from rules.moves import DISCARD, Action
 
 from .test_bots import _deal_to_discard
@@ -125,3 +125,47 @@ def test_lunas_knock_ceiling_falls_as_far_as_the_undercut_bonus_makes_it_costly(
         assert knock_ceiling(know, undercut, NO_MATCH, LUNA_JUDGEMENT) == luna_ceiling
         match_point = MatchContext(0, 100 - undercut, 100)
         assert knock_ceiling(know, undercut, match_point, LUNA_JUDGEMENT) == 2  # near-gin only
+
+
+def _card_mask(cards: str) -> int:
+    return sum(1 << Card.parse(card).index for card in cards.split())
+
+
+def test_a_discard_is_implausible_from_a_hand_that_kept_a_higher_loose_card() -> None:
+    view = _early_view()
+    know = replace(
+        Knowledge.from_view(view), opponent_last_discard=Card.parse("4C").index, opponent_last_taken=-1
+    )
+    search = Search(view, know, NO_MATCH, Luna())
+    melds = "AS 2S 3S 7H 7D 7C"
+    assert search.implausible_discard(_card_mask(f"{melds} KD 2H 3D 5S"))  # threw 4 and kept a king
+    assert not search.implausible_discard(_card_mask(f"{melds} AH 2D 3C 4D"))  # nothing higher kept
+    search.tuning.discard_slack = 9
+    assert not search.implausible_discard(_card_mask(f"{melds} KD 2H 3D 5S"))  # within the slack
+
+
+def _view_after_a_plain_discard() -> DealView:
+    """Classic, dealer seat 0: seat 1 draws and throws as simple does; seat 0 to draw."""
+    deck = list(CARDS)
+    random.Random(6).shuffle(deck)
+    deal = Deal.new(RULESETS["classic"], 0, deck)
+    for move in ("pass", "pass", "draw_stock"):
+        deal, _ = deal.apply(move)
+    deal, _ = deal.apply(SimpleBot().choose(deal.view(1), random.Random(1)))
+    return deal.view(0)
+
+
+def _implausible_samples(keep: float, count: int = 300) -> int:
+    view = _view_after_a_plain_discard()
+    bot = Luna()
+    bot.keep_implausible = keep
+    search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
+    rng = random.Random(4)
+    hands = (search.know.opponent_known | search.sample_hidden(rng) for _ in range(count))
+    return sum(1 for hand in hands if search.implausible_discard(hand))
+
+
+def test_sampled_hands_from_which_the_last_discard_was_a_poor_throw_are_mostly_redrawn() -> None:
+    kept_always = _implausible_samples(1.0)
+    assert kept_always > 0
+    assert _implausible_samples(0.0) < kept_always / 4
