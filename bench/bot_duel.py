@@ -62,6 +62,17 @@ def _luna_out_weight(weight: float) -> Callable[[], Bot]:
     return build
 
 
+def _luna_taking_only_to_meld() -> Callable[[], Bot]:
+    """LUNA whose play-outs take the face-up card only to meld it (playout.TAKE_ONLY_TO_MELD,
+    a module constant: set for the whole process)."""
+
+    def build() -> Bot:
+        playout.TAKE_ONLY_TO_MELD = True
+        return Luna()
+
+    return build
+
+
 def _carmen(judgement: Judgement) -> Callable[[], Bot]:
     def build() -> Bot:
         bot = Carmen()
@@ -99,6 +110,7 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-plaus0": _luna(keep_implausible=0.0),
     "luna-plaus2": _luna(keep_implausible=0.2),
     "luna-plaus2-slack2": _luna(keep_implausible=0.2, discard_slack=2),
+    "luna-take-meld": _luna_taking_only_to_meld(),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
     "carmen-asap": _carmen(ASAP),

@@ -23,6 +23,7 @@ from .handeval import RANK_SPREAD
 
 T = TypeVar("T")
 TAKE_GAIN = 4  # deadwood points the face-up card must save to be worth taking
+TAKE_ONLY_TO_MELD = False  # instead, take the face-up card only when it lands in a meld
 DEAD = -1  # the "winner" of a dead deal
 VALUE = tuple(min(index % 13 + 1, 10) for index in range(52))
 
@@ -168,7 +169,10 @@ def outs(hand: int, card: int) -> int:
 
 
 def wants_face_up(hand: int, card: int) -> bool:
-    """The play-out policy's draw: take ``card`` if it saves TAKE_GAIN points of deadwood."""
+    """The play-out policy's draw: take ``card`` if it saves TAKE_GAIN points of deadwood
+    (with TAKE_ONLY_TO_MELD, if the least-deadwood arrangement melds it)."""
+    if TAKE_ONLY_TO_MELD:
+        return bool(arranged(hand | 1 << card)[0] >> card & 1)
     return policy_discard(hand | 1 << card, card)[1] + TAKE_GAIN <= arranged(hand)[1]
 
 
