@@ -33,7 +33,7 @@ from bots import ARENA_BOTS, Luna, MatchContext, playout
 from bots.arena import log_records
 from bots.base import Bot
 from bots.carmen import CARMEN_JUDGEMENT, Carmen, Judgement
-from bots.luna import LUNA_JUDGEMENT
+from bots.luna import DISCARD_SAMPLES, DRAW_SAMPLES, LUNA_JUDGEMENT
 from rules import CARDS, RULESETS, Deal, Ruleset
 
 
@@ -111,6 +111,7 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-plaus2": _luna(keep_implausible=0.2),
     "luna-plaus2-slack2": _luna(keep_implausible=0.2, discard_slack=2),
     "luna-take-meld": _luna_taking_only_to_meld(),
+    "luna-samples2": _luna(draw_samples=2 * DRAW_SAMPLES, discard_samples=2 * DISCARD_SAMPLES),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
     "carmen-asap": _carmen(ASAP),
