@@ -62,12 +62,16 @@ def _luna_out_weight(weight: float) -> Callable[[], Bot]:
     return build
 
 
-def _luna_taking_only_to_meld() -> Callable[[], Bot]:
-    """LUNA whose play-outs take the face-up card only to meld it (playout.TAKE_ONLY_TO_MELD,
-    a module constant: set for the whole process)."""
+def _luna_taking_only_to_meld(opponent_only: bool = False) -> Callable[[], Bot]:
+    """LUNA whose play-outs take the face-up card only to meld it, in both seats
+    (playout.TAKE_ONLY_TO_MELD) or in the opponent's (OPPONENT_TAKES_ONLY_TO_MELD): module
+    constants, so set for the whole process."""
 
     def build() -> Bot:
-        playout.TAKE_ONLY_TO_MELD = True
+        if opponent_only:
+            playout.OPPONENT_TAKES_ONLY_TO_MELD = True
+        else:
+            playout.TAKE_ONLY_TO_MELD = True
         return Luna()
 
     return build
@@ -111,6 +115,7 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-plaus2": _luna(keep_implausible=0.2),
     "luna-plaus2-slack2": _luna(keep_implausible=0.2, discard_slack=2),
     "luna-take-meld": _luna_taking_only_to_meld(),
+    "luna-opp-take-meld": _luna_taking_only_to_meld(opponent_only=True),
     "luna-samples2": _luna(draw_samples=2 * DRAW_SAMPLES, discard_samples=2 * DISCARD_SAMPLES),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
