@@ -31,10 +31,14 @@ from typing import Any
 
 from bots import ARENA_BOTS, Luna, MatchContext, playout
 from bots.arena import log_records
-from bots.base import Bot
+from bots.base import Bot, draw_action
 from bots.carmen import CARMEN_JUDGEMENT, Carmen, Judgement
-from bots.luna import DISCARD_SAMPLES, DRAW_SAMPLES, LUNA_JUDGEMENT
+from bots.knowledge import Knowledge
+from bots.luna import DISCARD_SAMPLES, DRAW_SAMPLES, LUNA_JUDGEMENT, Search
 from rules import CARDS, RULESETS, Deal, Ruleset
+from rules.cards import cards_to_mask
+from rules.moves import Action
+from rules.view import DealView
 
 
 def _luna(**knobs: Any) -> Callable[[], Bot]:
@@ -77,6 +81,28 @@ def _luna_taking_only_to_meld(opponent_only: bool = False) -> Callable[[], Bot]:
     return build
 
 
+class OracleSearch(Search):
+    """A diagnostic, never a bot of the site: LUNA's search told the opponent's true hidden
+    cards (the stock order stays unknown), to measure what better inference could be worth."""
+
+    def sample_hidden(self, rng: random.Random) -> int:
+        assert isinstance(self.tuning, OracleLuna)
+        return self.tuning.true_hidden
+
+
+class OracleLuna(Luna):
+    true_hidden = 0  # set by play_one before each decision
+
+    def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
+        if len(view.legal_actions) == 1:
+            return view.legal_actions[0]
+        know = Knowledge.from_view(view)
+        search = OracleSearch(view, know, match or MatchContext(0, 0, None), self)
+        if know.phase in ("offer", "draw"):
+            return draw_action(view, search.best_draw(rng, self.draw_samples))
+        return search.best_finish(rng, self.discard_samples)
+
+
 def _carmen(judgement: Judgement) -> Callable[[], Bot]:
     def build() -> Bot:
         bot = Carmen()
@@ -117,6 +143,7 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-take-meld": _luna_taking_only_to_meld(),
     "luna-opp-take-meld": _luna_taking_only_to_meld(opponent_only=True),
     "luna-samples2": _luna(draw_samples=2 * DRAW_SAMPLES, discard_samples=2 * DISCARD_SAMPLES),
+    "luna-oracle": OracleLuna,
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
     "carmen-asap": _carmen(ASAP),
@@ -150,6 +177,9 @@ def play_one(job: tuple[str, str, str, int, int, int]) -> dict[str, Any]:
         assert to_play is not None
         side = side_at[to_play]
         context = MatchContext(0, 0, ruleset.target)
+        if isinstance(bots[side], OracleLuna):
+            known = cards_to_mask(deal.view(to_play).known_cards[1 - to_play])
+            bots[side].true_hidden = deal.hand_mask(1 - to_play) & ~known  # type: ignore[attr-defined]
         started = time.thread_time()
         action = bots[side].choose(deal.view(to_play), rngs[side], context)
         if side == 0:
