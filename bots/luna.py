@@ -33,7 +33,7 @@ from rules.view import DealView
 from .base import NO_MATCH, MatchContext, draw_action, find_action, finish_action
 from .carmen import EARLY_TURNS, Judgement, knock_ceiling, ranked_discards
 from .carmen import wants_face_up as carmen_wants_face_up
-from .handeval import bits, related
+from .handeval import VALUE, bits, related
 from .knowledge import Knowledge
 from .matchodds import match_chance
 from .playout import (
@@ -80,6 +80,7 @@ class Luna:
     keep_knockable = KEEP_KNOCKABLE
     keep_knockable_early = KEEP_KNOCKABLE  # the same in the first EARLY_TURNS discards of a deal
     keep_implausible = KEEP_IMPLAUSIBLE
+    selection = 0.0  # extra cards dealt per opponent discard, its worst then dropped (select_kept)
     discard_slack = DISCARD_SLACK
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = False  # study the least-deadwood discard too
@@ -232,8 +233,14 @@ class Search:
         know, tuning = self.know, self.tuning
         keep = tuning.keep_knockable_early if know.turns <= EARLY_TURNS else tuning.keep_knockable
         hidden = 0
+        count = know.opponent_hidden_count
+        extra = min(
+            round(tuning.selection * know.opponent_discards.bit_count()), know.unseen.bit_count() - count
+        )
         for _ in range(REDRAWS + 1):
-            hidden = weighted_sample(self.weights, know.opponent_hidden_count, rng)
+            hidden = weighted_sample(self.weights, count + extra, rng)
+            if extra > 0:
+                hidden = select_kept(know.opponent_known, hidden, extra)
             if not know.opponent_discards:
                 break
             hand = know.opponent_known | hidden
@@ -290,6 +297,18 @@ def hidden_card_weights(know: Knowledge) -> dict[int, float]:
             weight *= THREW_NEAR
         weights[card] = weight
     return weights
+
+
+def select_kept(known: int, hidden: int, drop: int) -> int:
+    """``hidden`` less its ``drop`` worst cards, one at a time as a player discards: the highest
+    loose card of the least-deadwood arrangement with ``known``. A player who has drawn and thrown
+    for a while holds the better part of more cards than its hand, not a random hand."""
+    for _ in range(drop):
+        loose = hidden & ~arranged(known | hidden)[0]
+        pool = loose or hidden
+        worst = max(bits(pool), key=lambda card: (VALUE[card], card))
+        hidden ^= 1 << worst
+    return hidden
 
 
 def weighted_sample(weights: dict[int, float], count: int, rng: random.Random) -> int:

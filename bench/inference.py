@@ -1,0 +1,109 @@
+"""How close LUNA's sampled opponent hands come to the true one: a benchmark of its inference.
+
+``python -m bench.inference [VARIANT ...] [--deals N] [--samples K] [--ruleset R] [--seed S]``
+
+Plays N deals of CARMEN against simple (CARMEN in both seats in turn) and, at each of CARMEN's
+decisions from the fifth discard of the deal on, samples K hidden opponent hands as each LUNA
+variant (``bench.bot_duel``'s names, ``luna`` for LUNA as it is) would. Prints per variant:
+the share of the true hidden cards a sampled hand holds (and what uniform sampling would give),
+and the sampled hands' deadwood against the true hand's (mean error and bias). The positions and
+the sampling seeds are the same for every variant. This is a benchmark, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bots import Carmen, Luna, SimpleBot
+from bots.base import NO_MATCH
+from bots.knowledge import Knowledge
+from bots.luna import Search
+from bots.playout import arranged
+from rules import CARDS, RULESETS, Deal, DealView
+from rules.cards import cards_to_mask
+
+from .bot_duel import build_bot
+
+FIRST_TURN = 5  # discards made before a position counts: earlier, little is known
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    view: DealView
+    true_hidden: int  # the opponent's cards the observer has not seen it take
+
+
+def positions(ruleset: str, deals: int, seed: int) -> list[Position]:
+    found = []
+    for number in range(deals):
+        rng = random.Random(f"inference:{seed}:{number}")
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        observer = number % 2
+        bots = {observer: Carmen(), 1 - observer: SimpleBot()}
+        deal = Deal.new(RULESETS[ruleset], rng.randrange(2), deck)
+        while not deal.is_over:
+            seat = deal.to_play
+            assert seat is not None
+            view = deal.view(seat)
+            if seat == observer and Knowledge.from_view(view).turns >= FIRST_TURN:
+                known = cards_to_mask(view.known_cards[1 - seat])
+                found.append(Position(view, deal.hand_mask(1 - seat) & ~known))
+            deal, _ = deal.apply(bots[seat].choose(view, rng), seat)
+    return found
+
+
+@dataclass(slots=True)
+class Scores:
+    hits: list[float]
+    uniform: list[float]
+    deadwood_error: list[float]
+    deadwood_bias: list[float]
+
+
+def score(bot: Luna, found: Sequence[Position], samples: int, seed: int) -> Scores:
+    scores = Scores([], [], [], [])
+    for index, position in enumerate(found):
+        know = Knowledge.from_view(position.view)
+        search = Search(position.view, know, NO_MATCH, bot)
+        rng = random.Random(f"inference-samples:{seed}:{index}")
+        count = know.opponent_hidden_count
+        true_deadwood = arranged(know.opponent_known | position.true_hidden)[1]
+        for _ in range(samples):
+            hidden = search.sample_hidden(rng)
+            scores.hits.append((hidden & position.true_hidden).bit_count() / count)
+            deadwood = arranged(know.opponent_known | hidden)[1]
+            scores.deadwood_error.append(abs(deadwood - true_deadwood))
+            scores.deadwood_bias.append(deadwood - true_deadwood)
+        scores.uniform.append(count / know.unseen.bit_count())
+    return scores
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.inference", description=__doc__.split("\n\n")[0])
+    parser.add_argument("variants", nargs="*", default=["luna"])
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--samples", type=int, default=32)
+    parser.add_argument("--ruleset", choices=sorted(RULESETS), default="classic")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    found = positions(args.ruleset, args.deals, args.seed)
+    print(f"{len(found)} positions from {args.deals} deals of CARMEN against simple ({args.ruleset})")
+    for name in args.variants:
+        bot = build_bot(name)
+        assert isinstance(bot, Luna), f"{name} is not a LUNA variant"
+        result = score(bot, found, args.samples, args.seed)
+        print(
+            f"{name}: true cards held {100 * statistics.fmean(result.hits):.1f}% "
+            f"(uniform {100 * statistics.fmean(result.uniform):.1f}%); deadwood error "
+            f"{statistics.fmean(result.deadwood_error):.2f}, bias {statistics.fmean(result.deadwood_bias):+.2f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
