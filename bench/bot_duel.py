@@ -147,6 +147,7 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-sel05": _luna(selection=0.5),
     "luna-sel1": _luna(selection=1.0),
     "luna-sel15": _luna(selection=1.5),
+    "luna-sel07c3": _luna(selection=0.7, selection_cap=3),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
     "carmen-asap": _carmen(ASAP),

@@ -81,6 +81,7 @@ class Luna:
     keep_knockable_early = KEEP_KNOCKABLE  # the same in the first EARLY_TURNS discards of a deal
     keep_implausible = KEEP_IMPLAUSIBLE
     selection = 0.0  # extra cards dealt per opponent discard, its worst then dropped (select_kept)
+    selection_cap = 52  # the most extra cards dealt
     discard_slack = DISCARD_SLACK
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = False  # study the least-deadwood discard too
@@ -235,7 +236,9 @@ class Search:
         hidden = 0
         count = know.opponent_hidden_count
         extra = min(
-            round(tuning.selection * know.opponent_discards.bit_count()), know.unseen.bit_count() - count
+            round(tuning.selection * know.opponent_discards.bit_count()),
+            tuning.selection_cap,
+            know.unseen.bit_count() - count,
         )
         for _ in range(REDRAWS + 1):
             hidden = weighted_sample(self.weights, count + extra, rng)
