@@ -1,8 +1,8 @@
 """How close LUNA's sampled opponent hands come to the true one: a benchmark of its inference.
 
-``python -m bench.inference [VARIANT ...] [--deals N] [--samples K] [--ruleset R] [--seed S]``
+``python -m bench.inference [VARIANT ...] [--opponent BOT] [--deals N] [--samples K] [--ruleset R] [--seed S]``
 
-Plays N deals of CARMEN against simple (CARMEN in both seats in turn) and, at each of CARMEN's
+Plays N deals of CARMEN against the opponent (simple unless said; CARMEN in both seats in turn) and, at each of CARMEN's
 decisions from the fifth discard of the deal on, samples K hidden opponent hands as each LUNA
 variant (``bench.bot_duel``'s names, ``luna`` for LUNA as it is) would. Prints per variant:
 the share of the true hidden cards a sampled hand holds (and what uniform sampling would give),
@@ -18,7 +18,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bots import Carmen, Luna, SimpleBot
+from bots import ARENA_BOTS, Carmen, Luna
 from bots.base import NO_MATCH
 from bots.knowledge import Knowledge
 from bots.luna import Search
@@ -37,14 +37,14 @@ class Position:
     true_hidden: int  # the opponent's cards the observer has not seen it take
 
 
-def positions(ruleset: str, deals: int, seed: int) -> list[Position]:
+def positions(ruleset: str, deals: int, seed: int, opponent: str = "simple") -> list[Position]:
     found = []
     for number in range(deals):
         rng = random.Random(f"inference:{seed}:{number}")
         deck = list(CARDS)
         rng.shuffle(deck)
         observer = number % 2
-        bots = {observer: Carmen(), 1 - observer: SimpleBot()}
+        bots = {observer: Carmen(), 1 - observer: ARENA_BOTS[opponent]()}
         deal = Deal.new(RULESETS[ruleset], rng.randrange(2), deck)
         while not deal.is_over:
             seat = deal.to_play
@@ -86,13 +86,16 @@ def score(bot: Luna, found: Sequence[Position], samples: int, seed: int) -> Scor
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.inference", description=__doc__.split("\n\n")[0])
     parser.add_argument("variants", nargs="*", default=["luna"])
+    parser.add_argument("--opponent", choices=sorted(ARENA_BOTS), default="simple")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--samples", type=int, default=32)
     parser.add_argument("--ruleset", choices=sorted(RULESETS), default="classic")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    found = positions(args.ruleset, args.deals, args.seed)
-    print(f"{len(found)} positions from {args.deals} deals of CARMEN against simple ({args.ruleset})")
+    found = positions(args.ruleset, args.deals, args.seed, args.opponent)
+    print(
+        f"{len(found)} positions from {args.deals} deals of CARMEN against {args.opponent} ({args.ruleset})"
+    )
     for name in args.variants:
         bot = build_bot(name)
         assert isinstance(bot, Luna), f"{name} is not a LUNA variant"

@@ -9,7 +9,7 @@ from bots import Luna, MatchContext, SimpleBot
 from bots.base import NO_MATCH
 from bots.carmen import CARMEN_JUDGEMENT, knock_ceiling
 from bots.knowledge import Knowledge
-from bots.luna import LUNA_JUDGEMENT, Search
+from bots.luna import LUNA_JUDGEMENT, Search, select_kept
 from bots.playout import DEAD, SimDeal, arranged
 from rules import CARDS, RULESETS, Card, Deal, DealView
 from rules.moves import DISCARD, Action
@@ -169,3 +169,25 @@ def test_sampled_hands_from_which_the_last_discard_was_a_poor_throw_are_mostly_r
     kept_always = _implausible_samples(1.0)
     assert kept_always > 0
     assert _implausible_samples(0.0) < kept_always / 4
+
+
+def test_select_kept_drops_the_highest_loose_cards_and_keeps_melds() -> None:
+    hidden = _card_mask("7H 7D 7C KS QD 2C 3H")
+    assert select_kept(0, hidden, 2) == _card_mask("7H 7D 7C 2C 3H")
+    known = _card_mask("8S 9S")  # taken from the pile: a run with 10S, which stays
+    assert select_kept(known, _card_mask("TS JD 4C"), 1) == _card_mask("TS 4C")
+
+
+def _sampled_deadwood(selection: float) -> float:
+    view = _view_after_a_plain_discard()
+    bot = Luna()
+    bot.selection = selection
+    search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
+    rng = random.Random(5)
+    hands = [search.know.opponent_known | search.sample_hidden(rng) for _ in range(200)]
+    assert all(hand.bit_count() == 10 for hand in hands)
+    return sum(arranged(hand)[1] for hand in hands) / len(hands)
+
+
+def test_selection_samples_hands_with_less_deadwood_than_random_ones() -> None:
+    assert _sampled_deadwood(3.0) < _sampled_deadwood(0.0) - 5
