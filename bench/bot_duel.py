@@ -66,21 +66,6 @@ def _luna_out_weight(weight: float) -> Callable[[], Bot]:
     return build
 
 
-def _luna_taking_only_to_meld(opponent_only: bool = False) -> Callable[[], Bot]:
-    """LUNA whose play-outs take the face-up card only to meld it, in both seats
-    (playout.TAKE_ONLY_TO_MELD) or in the opponent's (OPPONENT_TAKES_ONLY_TO_MELD): module
-    constants, so set for the whole process."""
-
-    def build() -> Bot:
-        if opponent_only:
-            playout.OPPONENT_TAKES_ONLY_TO_MELD = True
-        else:
-            playout.TAKE_ONLY_TO_MELD = True
-        return Luna()
-
-    return build
-
-
 class OracleSearch(Search):
     """A diagnostic, never a bot of the site: LUNA's search told the opponent's true hidden
     cards (the stock order stays unknown), to measure what better inference could be worth."""
@@ -140,14 +125,21 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-plaus0": _luna(keep_implausible=0.0),
     "luna-plaus2": _luna(keep_implausible=0.2),
     "luna-plaus2-slack2": _luna(keep_implausible=0.2, discard_slack=2),
-    "luna-take-meld": _luna_taking_only_to_meld(),
-    "luna-opp-take-meld": _luna_taking_only_to_meld(opponent_only=True),
     "luna-samples2": _luna(draw_samples=2 * DRAW_SAMPLES, discard_samples=2 * DISCARD_SAMPLES),
     "luna-oracle": OracleLuna,
     "luna-sel05": _luna(selection=0.5),
     "luna-sel1": _luna(selection=1.0),
     "luna-sel15": _luna(selection=1.5),
     "luna-sel07c3": _luna(selection=0.7, selection_cap=3),
+    "luna-sel05-conf1": _luna(selection=0.5, confidence=1.0),
+    "luna-draw0": _luna(draw_samples=0),
+    "luna-sel05-feed4": _luna(selection=0.5, judgement=replace(LUNA_JUDGEMENT, feed_cost=4.0)),
+    "luna-sel05-feed8": _luna(selection=0.5, judgement=replace(LUNA_JUDGEMENT, feed_cost=8.0)),
+    "luna-sel05-cand4": _luna(selection=0.5, discard_candidates=4),
+    "luna-sel05-draw0": _luna(selection=0.5, draw_samples=0),
+    "luna-sel05-plaus0": _luna(selection=0.5, keep_implausible=0.0),
+    "luna-sel05-cand5": _luna(selection=0.5, discard_candidates=5),
+    "luna-sel05-keep02": _luna(selection=0.5, keep_knockable=0.2),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
     "carmen-asap": _carmen(ASAP),

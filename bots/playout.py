@@ -23,8 +23,6 @@ from .handeval import RANK_SPREAD
 
 T = TypeVar("T")
 TAKE_GAIN = 4  # deadwood points the face-up card must save to be worth taking
-TAKE_ONLY_TO_MELD = False  # instead, take the face-up card only when it lands in a meld
-OPPONENT_TAKES_ONLY_TO_MELD = False  # the same for the seat that is not the keeper only
 DEAD = -1  # the "winner" of a dead deal
 VALUE = tuple(min(index % 13 + 1, 10) for index in range(52))
 
@@ -170,16 +168,8 @@ def outs(hand: int, card: int) -> int:
 
 
 def wants_face_up(hand: int, card: int) -> bool:
-    """The play-out policy's draw: take ``card`` if it saves TAKE_GAIN points of deadwood
-    (with TAKE_ONLY_TO_MELD, if the least-deadwood arrangement melds it)."""
-    if TAKE_ONLY_TO_MELD:
-        return melds_face_up(hand, card)
+    """The play-out policy's draw: take ``card`` if it saves TAKE_GAIN points of deadwood."""
     return policy_discard(hand | 1 << card, card)[1] + TAKE_GAIN <= arranged(hand)[1]
-
-
-def melds_face_up(hand: int, card: int) -> bool:
-    """Whether the least-deadwood arrangement of ``hand`` with ``card`` melds ``card``."""
-    return bool(arranged(hand | 1 << card)[0] >> card & 1)
 
 
 def settle(sim: SimDeal, knocker: int) -> tuple[int, int]:
@@ -234,11 +224,7 @@ def play_out(sim: SimDeal, player: int) -> tuple[int, int]:
     """Play from ``player``'s draw to the end of the deal: (scoring seat or DEAD, points)."""
     while True:
         pile = sim.pile
-        take = bool(pile) and (
-            melds_face_up(sim.hands[player], pile[-1])
-            if OPPONENT_TAKES_ONLY_TO_MELD and player != sim.keeper
-            else wants_face_up(sim.hands[player], pile[-1])
-        )
+        take = bool(pile) and wants_face_up(sim.hands[player], pile[-1])
         taken = draw(sim, player, take)
         result = finish_turn(sim, player, taken)
         if result is not None:
