@@ -7,7 +7,12 @@ decisions from the fifth discard of the deal on, samples K hidden opponent hands
 variant (``bench.bot_duel``'s names, ``luna`` for LUNA as it is) would. Prints per variant:
 the share of the true hidden cards a sampled hand holds (and what uniform sampling would give),
 and the sampled hands' deadwood against the true hand's (mean error and bias). The positions and
-the sampling seeds are the same for every variant. This is a benchmark, not a test.
+the sampling seeds are the same for every variant.
+
+With ``--agreement`` it also plays each variant's move at every position and prints how often
+it is the move of ``luna-oracle`` (LUNA's search told the true hidden cards), by phase: a
+cheaper, rougher sign than paired deals of whether an inference change moves LUNA's play towards
+what perfect knowledge would do. This is a benchmark, not a test.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ from bots.playout import arranged
 from rules import CARDS, RULESETS, Deal, DealView
 from rules.cards import cards_to_mask
 
-from .bot_duel import build_bot
+from .bot_duel import OracleLuna, build_bot
 
 FIRST_TURN = 5  # discards made before a position counts: earlier, little is known
 
@@ -83,6 +88,26 @@ def score(bot: Luna, found: Sequence[Position], samples: int, seed: int) -> Scor
     return scores
 
 
+def agreement(bot: Luna, found: Sequence[Position], oracle_moves: Sequence[object]) -> dict[str, float]:
+    """Share of positions, by phase, where ``bot`` plays the oracle's move."""
+    same: dict[str, list[bool]] = {}
+    for index, (position, wanted) in enumerate(zip(found, oracle_moves, strict=True)):
+        phase = Knowledge.from_view(position.view).phase
+        same.setdefault(phase, []).append(bot.choose(position.view, random.Random(index)) == wanted)
+    shares = {phase: statistics.fmean(hits) for phase, hits in sorted(same.items())}
+    shares["all"] = statistics.fmean(hit for hits in same.values() for hit in hits)
+    return shares
+
+
+def oracle_choices(found: Sequence[Position]) -> list[object]:
+    oracle = OracleLuna()
+    moves = []
+    for index, position in enumerate(found):
+        oracle.true_hidden = position.true_hidden
+        moves.append(oracle.choose(position.view, random.Random(index)))
+    return moves
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.inference", description=__doc__.split("\n\n")[0])
     parser.add_argument("variants", nargs="*", default=["luna"])
@@ -91,11 +116,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=32)
     parser.add_argument("--ruleset", choices=sorted(RULESETS), default="classic")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--agreement", action="store_true", help="also compare each variant's moves with the oracle's"
+    )
     args = parser.parse_args(argv)
     found = positions(args.ruleset, args.deals, args.seed, args.opponent)
     print(
         f"{len(found)} positions from {args.deals} deals of CARMEN against {args.opponent} ({args.ruleset})"
     )
+    oracle_moves = oracle_choices(found) if args.agreement else []
     for name in args.variants:
         bot = build_bot(name)
         assert isinstance(bot, Luna), f"{name} is not a LUNA variant"
@@ -105,6 +134,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"(uniform {100 * statistics.fmean(result.uniform):.1f}%); deadwood error "
             f"{statistics.fmean(result.deadwood_error):.2f}, bias {statistics.fmean(result.deadwood_bias):+.2f}"
         )
+        if args.agreement:
+            shares = agreement(bot, found, oracle_moves)
+            print(
+                "  the oracle's move: "
+                + ", ".join(f"{phase} {100 * share:.1f}%" for phase, share in shares.items())
+            )
     return 0
 
 
