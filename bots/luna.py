@@ -82,6 +82,7 @@ class Luna:
     keep_implausible = KEEP_IMPLAUSIBLE
     selection = 0.0  # extra cards dealt per opponent discard, its worst then dropped (select_kept)
     selection_cap = 52  # the most extra cards dealt
+    plausible_swaps = 0  # loose cards above the opponent's latest discard swapped for unseen ones
     discard_slack = DISCARD_SLACK
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = False  # study the least-deadwood discard too
@@ -244,6 +245,8 @@ class Search:
             hidden = weighted_sample(self.weights, count + extra, rng)
             if extra > 0:
                 hidden = select_kept(know.opponent_known, hidden, extra)
+            if tuning.plausible_swaps:
+                hidden = self.make_plausible(hidden, rng)
             if not know.opponent_discards:
                 break
             hand = know.opponent_known | hidden
@@ -253,6 +256,25 @@ class Search:
             if implausible and rng.random() >= tuning.keep_implausible:
                 continue
             break
+        return hidden
+
+    def make_plausible(self, hidden: int, rng: random.Random) -> int:
+        """Swap loose cards worth more than the opponent's latest discard for other unseen cards,
+        at most ``plausible_swaps`` times, until that discard was a plausible throw."""
+        know = self.know
+        if know.opponent_last_discard < 0:
+            return hidden
+        ceiling = VALUE[know.opponent_last_discard]
+        for _ in range(self.tuning.plausible_swaps):
+            hand = know.opponent_known | hidden
+            if not self.implausible_discard(hand):
+                break
+            high = [card for card in bits(hidden & ~arranged(hand)[0]) if VALUE[card] > ceiling]
+            pool = list(bits(know.unseen & ~hidden))
+            if not high or not pool:
+                break
+            worst = max(high, key=lambda card: (VALUE[card], card))
+            hidden ^= 1 << worst | 1 << rng.choice(pool)
         return hidden
 
     def implausible_discard(self, hand: int) -> bool:
