@@ -18,6 +18,7 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -244,6 +245,7 @@ class TableConsumer(LiveConsumer):
     handlers = {
         "hello": "on_hello",
         "move": "on_move",
+        "action": "on_action",
         "chat": "on_chat",
         "visibility": "on_visibility",
         "ping": "on_ping",
@@ -400,6 +402,42 @@ class TableConsumer(LiveConsumer):
                 }
             )
 
+    async def on_action(self, content: dict[str, Any]) -> None:
+        """A table action other than a move (TABLE_ACTIONS), as its HTTP endpoint would take it:
+        the answer is an ``action_result`` with the new version; the state follows as an event."""
+        name, expected = content.get("action"), content.get("expected_version")
+        request_id = content.get("request_id")
+        if request_id is not None and not _short_text(request_id, 64):
+            await self.send_error(400, "invalid_input", "request_id: 1 to 64 characters.")
+            return
+        if name not in TABLE_ACTIONS:
+            detail = "action must be one of: " + ", ".join(TABLE_ACTIONS) + "."
+            await self.send_error(400, "invalid_input", detail, request_id=request_id)
+            return
+        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+            await self.send_error(
+                400, "invalid_input", "expected_version must be a number.", request_id=request_id
+            )
+            return
+        if self.player is None:
+            await self.send_error(401, "not_authenticated", "Join the table first.", request_id=request_id)
+            return
+        try:
+            outcome = await db(TABLE_ACTIONS[name])(self.table_id, self.player, expected)
+        except ServiceError as error:
+            await self.send_error(error.status, error.code, error.message, request_id=request_id)
+            if isinstance(error, StaleVersion):
+                await self.send_state(None, force=True)
+        else:
+            await self.send_json(
+                {
+                    "type": "action_result",
+                    "request_id": request_id,
+                    "action": name,
+                    "version": outcome.table.version,
+                }
+            )
+
     async def on_chat(self, content: dict[str, Any]) -> None:
         if self.player is None:
             await self.send_error(401, "not_authenticated", "Type a name to chat.")
@@ -418,6 +456,17 @@ class TableConsumer(LiveConsumer):
         if self.player is not None:
             await db(presence.touch_table)(self.player.pk, self.table_id, visible=visible)
             await db(events.publish_presence)(self.table_id)
+
+
+# The deal-end and match-end actions a seated player may send over the table socket, each the
+# service its HTTP endpoint calls: (table id, player, expected version or None) -> Outcome.
+TABLE_ACTIONS: dict[str, Callable[[int, Player, int | None], services.Outcome]] = {
+    "next_deal": services.next_deal,
+    "resign": services.resign,
+    "rematch_offer": lambda table, player, _expected: services.offer_rematch(table, player),
+    "rematch_accept": lambda table, player, _expected: services.accept_rematch(table, player),
+    "rematch_decline": lambda table, player, _expected: services.decline_rematch(table, player),
+}
 
 
 def _short_text(value: Any, limit: int) -> bool:

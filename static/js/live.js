@@ -17,7 +17,7 @@ export class LiveTable {
     this.socketUp = false;
     this.retryMs = 1000;
     this.pollTimer = null;
-    this.moves = new Map(); // client_move_id -> resolve, for moves sent over the socket
+    this.moves = new Map(); // client_move_id or request_id -> resolve, for moves and actions sent over the socket
   }
 
   // A visitor with neither a name nor a session is refused by the socket: it only polls.
@@ -73,6 +73,22 @@ export class LiveTable {
     });
   }
 
+  // A deal-end action (next_deal, resign, rematch_*) over the open socket: undefined when there
+  // is no socket (the caller posts it over HTTP), the server's action_result or error, or null
+  // when no answer came in time (not sent again: the caller fetches the table as it is).
+  action(body) {
+    if (!this.socketUp || !this.socket) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const id = body.request_id;
+      const timer = setTimeout(() => this.settle(id, null), MOVE_ANSWER_MS);
+      this.moves.set(id, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+      this.send({ type: "action", ...body });
+    });
+  }
+
   settle(id, answer) {
     const resolve = this.moves.get(id);
     if (!resolve) return;
@@ -81,8 +97,9 @@ export class LiveTable {
   }
 
   receive(message) {
-    if ((message.type === "move_result" || message.type === "error") && this.moves.has(message.client_move_id)) {
-      this.settle(message.client_move_id, message);
+    const id = message.client_move_id ?? message.request_id;
+    if (["move_result", "action_result", "error"].includes(message.type) && this.moves.has(id)) {
+      this.settle(id, message);
     } else if (message.type === "snapshot" || message.type === "event") this.offer(message.state);
     else if (message.type === "chat") this.offerChat([message.message]);
     else if (message.type === "presence") this.handlers.onPresence(message.seats);

@@ -591,7 +591,26 @@ async function move(action) {
   }
 }
 
+// The table's deal-end actions that also go over its socket, by their HTTP path.
+const SOCKET_ACTIONS = {
+  "next-deal": "next_deal",
+  resign: "resign",
+  "rematch/offer": "rematch_offer",
+  "rematch/accept": "rematch_accept",
+  "rematch/decline": "rematch_decline",
+};
+
+// Over the table's socket when it is open and the action has a socket form (the state follows
+// as its event), else over HTTP.
 async function tableCall(path, body = {}) {
+  if (SOCKET_ACTIONS[path] && !ui.busy) {
+    ui.busy = true;
+    const answer = await live.action({ action: SOCKET_ACTIONS[path], request_id: newMoveId(), ...body });
+    ui.busy = false;
+    if (answer === null) live.refresh(); // unanswered: show the table as it is now
+    else if (answer !== undefined && answer.type === "error") refused(answer.status, answer.detail);
+    if (answer !== undefined) return answer;
+  }
   const data = await post(`/tables/${token}/${path}`, body);
   if (data) applyState(data);
   return data;

@@ -141,7 +141,10 @@ def test_two_players_play_a_deal_spectator_chat_reload_and_rematch(
         expect(summary).to_contain_text("8♣ onto 9♣ 10♣ J♣")
     a.screenshot(path=str(screenshots / "desktop-summary.png"))
 
-    # Either player deals on.
+    # Either player deals on. With the socket open, deal-end actions go over it, not over HTTP.
+    deal_end_posts: list[str] = []
+    for page in (a, g):
+        page.on("request", lambda request: _note_deal_end_post(request, deal_end_posts))
     g.locator("#summary-next").click()
     expect(g.locator("#hand .card")).to_have_count(10, timeout=WAIT_MS)
     expect(a.locator("#deal-pill")).to_contain_text("Deal 2", timeout=WAIT_MS)
@@ -158,8 +161,14 @@ def test_two_players_play_a_deal_spectator_chat_reload_and_rematch(
     expect(g.locator("#hand .card")).to_have_count(10, timeout=WAIT_MS)
     expect(a.locator("#hand .card")).to_have_count(10, timeout=WAIT_MS)
     expect(a.locator("#deal-pill")).to_contain_text("Deal 1")
+    assert deal_end_posts == []
     for context in (owner, guest_context, spectator.context):
         context.close()
+
+
+def _note_deal_end_post(request, posts: list[str]) -> None:
+    if request.method == "POST" and re.search(r"/(next-deal|resign|rematch/\w+)$", request.url):
+        posts.append(request.url)
 
 
 def test_the_keyboard_alone_plays_a_turn(browser, live_url, known_deck, accounts, console):

@@ -17,7 +17,7 @@ from tables.alerts import presence
 from tables.alerts.models import Activity, TablePresence
 from tables.identity import issue_api_token
 from tables.models import ChatMessage, Player, Table
-from tests.tables.helpers import cards_in, make_account_client, secret_cards, started, to_play
+from tests.tables.helpers import cards_in, make_account_client, play_deal, secret_cards, started, to_play
 
 from .helpers import communicator, comparable, connect, drain, receive, receive_type, run, sync
 
@@ -450,3 +450,59 @@ def test_sockets_survive_a_burst_of_events(alice, bob):
         await asyncio.sleep(0)
 
     run(body)
+
+
+def test_deal_end_and_rematch_actions_over_the_socket_go_through_the_services(alice, bob, carol):
+    token, players = started(alice, bob, ruleset="reino")  # a match of several deals
+    carol.ok("post", f"/tables/{token}/join", {})
+    state = play_deal(token, players)
+    assert state["status"] == "between_deals"
+    version = state["version"]
+
+    async def body():
+        mine = await connect(f"/ws/tables/{token}/", players[0])
+        theirs = await connect(f"/ws/tables/{token}/", players[1])
+        spectator = await connect(f"/ws/tables/{token}/", carol)
+        for socket in (mine, theirs, spectator):
+            await receive_type(socket, "snapshot")
+        for bad in ({"action": "shuffle"}, {"action": "next_deal", "expected_version": "7"}):
+            await mine.send_json_to({"type": "action", "request_id": "r0", **bad})
+            error = await receive_type(mine, "error")
+            assert (error["status"], error["code"], error["request_id"]) == (400, "invalid_input", "r0")
+        await spectator.send_json_to({"type": "action", "action": "next_deal", "expected_version": version})
+        assert (await receive_type(spectator, "error"))["status"] in (401, 403)
+        await mine.send_json_to({"type": "action", "action": "next_deal", "expected_version": version + 3})
+        assert (await receive_type(mine, "error"))["code"] == "stale_version"
+        assert (await receive_type(mine, "snapshot"))["version"] == version
+        assert await sync(lambda: players[0].state(token)["version"]) == version  # nothing changed
+        await mine.send_json_to(
+            {"type": "action", "action": "next_deal", "expected_version": version, "request_id": "r1"}
+        )
+        result = await receive_type(mine, "action_result")
+        assert (result["request_id"], result["action"], result["version"]) == ("r1", "next_deal", version + 1)
+        assert (await _event_at(theirs, version + 1))["state"]["status"] == "playing"
+        await theirs.send_json_to({"type": "action", "action": "resign", "expected_version": version + 1})
+        assert (await receive_type(theirs, "action_result"))["version"] == version + 2
+        assert (await _event_at(mine, version + 2))["state"]["status"] == "match_over"
+        await mine.send_json_to({"type": "action", "action": "rematch_accept"})
+        assert (await receive_type(mine, "error"))["status"] == 409  # nothing offered yet
+        await mine.send_json_to({"type": "action", "action": "rematch_offer"})
+        assert (await receive_type(mine, "action_result"))["version"] == version + 3
+        offered = await _event_at(theirs, version + 3)
+        assert offered["state"]["rematch"]["offered_by"] is not None
+        await theirs.send_json_to({"type": "action", "action": "rematch_accept", "request_id": "r2"})
+        assert (await receive_type(theirs, "action_result"))["request_id"] == "r2"
+        assert (await _event_at(mine, version + 4))["state"]["status"] == "playing"
+        for socket in (mine, theirs, spectator):
+            await socket.disconnect()
+
+    run(body)
+
+
+async def _event_at(socket, version: int) -> dict:
+    """The event of table version ``version``, skipping those before it."""
+    while True:
+        event = await receive_type(socket, "event")
+        if event["version"] >= version:
+            assert event["version"] == version
+            return event
