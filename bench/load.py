@@ -22,7 +22,8 @@ move, so each turn times out; lateness = the timeout move's time - the deadline.
 
 Moves go as HTTP requests (POST /api/tables/{token}/moves, what the table page sends) or, with
 --moves-via socket, as "move" messages on the mover's table socket (docs/live.md), whose
-"move_result" answer carries the move row.
+"move_result" answer carries the move row; with --play knock, next deals and rematches then go
+on the socket too ("action" messages; applied counts from when it was sent, as over HTTP)
 
 Accounts and API tokens are made through Django directly (setup, not measured); everything
 measured goes through HTTP and websockets. See bench/README.md, "Live load".
@@ -46,6 +47,14 @@ STAGES = ("client", "request", "commit", "broadcast", "delivery")
 
 
 # -- setup (Django, before anything is measured) ------------------------------------------
+
+
+# The deal-end actions that --moves-via socket also sends on the table socket, by HTTP path.
+SOCKET_ACTIONS = {
+    "next-deal": "next_deal",
+    "rematch/offer": "rematch_offer",
+    "rematch/accept": "rematch_accept",
+}
 
 
 def make_tokens(count: int, prefix: str) -> list[str]:
@@ -163,7 +172,7 @@ class Load:
     def receive(self, table: Table, seat: int, message: dict[str, Any]) -> None:
         """An event or snapshot on ``seat``'s socket (a reconnect's first snapshot included: it
         delivers whatever version the old socket missed)."""
-        if message["type"] in ("move_result", "error"):
+        if message["type"] in ("move_result", "action_result", "error"):
             self.move_answered(table, message)
             return
         if message["type"] not in ("event", "snapshot"):
@@ -183,13 +192,17 @@ class Load:
     def move_answered(self, table: Table, message: dict[str, Any]) -> None:
         """The mover's socket answered a move sent on it (socket mode)."""
         move = table.in_flight
-        if move is None or message.get("client_move_id") != move.move_id:
+        answered = message.get("client_move_id") or message.get("request_id")
+        if move is None or answered != move.move_id:
             return
         if message["type"] == "error":
             self.errors += 1
             table.in_flight = None
             return
-        move.applied = dt.datetime.fromisoformat(message["move"]["created_at"]).timestamp()
+        if message["type"] == "action_result":  # no log row: as over HTTP, applied when sent
+            move.applied = move.sent
+        else:
+            move.applied = dt.datetime.fromisoformat(message["move"]["created_at"]).timestamp()
         self.moves.append(move)
         if move.delivered is not None:
             table.in_flight = None
@@ -241,13 +254,21 @@ class Load:
         seat, path, body = planned
         move = Move(intended, table, table.state()["version"] + 1, seat)
         table.in_flight = move
-        if self.via_socket and path.endswith("/moves"):
+        action = path.rsplit(f"{table.token}/", 1)[1]
+        if self.via_socket and (action == "moves" or action in SOCKET_ACTIONS):
             move.move_id = f"{table.token[:8]}-{move.version}"
             move.sent = time.time()
-            await table.sockets[seat].send_str(
-                json.dumps({"type": "move", "client_move_id": move.move_id, **body})
-            )
-            return  # the socket's move_result and the opponent's event complete it
+            if action == "moves":
+                message = {"type": "move", "client_move_id": move.move_id, **body}
+            else:
+                message = {
+                    "type": "action",
+                    "action": SOCKET_ACTIONS[action],
+                    "request_id": move.move_id,
+                    **body,
+                }
+            await table.sockets[seat].send_str(json.dumps(message))
+            return  # the socket's answer and the opponent's event complete it
         move.sent = time.time()
         status, reply = await self.post(table.tokens[seat], path, body)
         if status != 200:
