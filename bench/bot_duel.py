@@ -31,14 +31,11 @@ from typing import Any
 
 from bots import ARENA_BOTS, Luna, MatchContext, playout
 from bots.arena import log_records
-from bots.base import Bot, draw_action
+from bots.base import Bot
 from bots.carmen import CARMEN_JUDGEMENT, Carmen, Judgement
-from bots.knowledge import Knowledge
 from bots.luna import DISCARD_SAMPLES, DRAW_SAMPLES, LUNA_JUDGEMENT, Search
 from rules import CARDS, RULESETS, Deal, Ruleset
 from rules.cards import cards_to_mask
-from rules.moves import Action
-from rules.view import DealView
 
 
 def _luna(**knobs: Any) -> Callable[[], Bot]:
@@ -76,16 +73,8 @@ class OracleSearch(Search):
 
 
 class OracleLuna(Luna):
+    search_type = OracleSearch
     true_hidden = 0  # set by play_one before each decision
-
-    def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
-        if len(view.legal_actions) == 1:
-            return view.legal_actions[0]
-        know = Knowledge.from_view(view)
-        search = OracleSearch(view, know, match or MatchContext(0, 0, None), self)
-        if know.phase in ("offer", "draw"):
-            return draw_action(view, search.best_draw(rng, self.draw_samples))
-        return search.best_finish(rng, self.discard_samples)
 
 
 def _carmen(judgement: Judgement) -> Callable[[], Bot]:
@@ -130,11 +119,6 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-sel1": _luna(selection=1.0),
     "luna-sel15": _luna(selection=1.5),
     "luna-sel07c3": _luna(selection=0.7, selection_cap=3),
-    "luna-draw0": _luna(draw_samples=0),
-    "luna-sel05-feed4": _luna(selection=0.5, judgement=replace(LUNA_JUDGEMENT, feed_cost=4.0)),
-    "luna-sel05-feed8": _luna(selection=0.5, judgement=replace(LUNA_JUDGEMENT, feed_cost=8.0)),
-    "luna-sel05-cand4": _luna(selection=0.5, discard_candidates=4),
-    "luna-sel05-draw0": _luna(selection=0.5, draw_samples=0),
     "luna-sel05-plaus0": _luna(selection=0.5, keep_implausible=0.0),
     "luna-swap6": _luna(plausible_swaps=6),
     "luna-sel05-swap6": _luna(selection=0.5, plausible_swaps=6),

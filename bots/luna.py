@@ -89,12 +89,13 @@ class Luna:
     knock_slack = KNOCK_SLACK
     judgement: Judgement = LUNA_JUDGEMENT  # ranks the candidates and picks the default move
     keeping_playouts = True  # LUNA's own play-outs keep cards with outs (playout.keeping_discard)
+    search_type: type[Search]  # Search unless a benchmark's diagnostic says otherwise (set below)
 
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         know = Knowledge.from_view(view)
-        search = Search(view, know, match or NO_MATCH, self)
+        search = self.search_type(view, know, match or NO_MATCH, self)
         if know.phase in ("offer", "draw"):
             return draw_action(view, search.best_draw(rng, self.draw_samples))
         return search.best_finish(rng, self.discard_samples)
@@ -300,6 +301,9 @@ class Search:
         elif winner != DEAD:
             theirs += points
         return match_chance(mine, theirs, match.target, ruleset.gin_bonus, ruleset.undercut_bonus)
+
+
+Luna.search_type = Search
 
 
 def paired_gains(values: list[list[float]]) -> list[tuple[float, float]]:

@@ -389,9 +389,7 @@ class TableConsumer(LiveConsumer):
         except rules.IllegalMove as error:
             await self.send_error(400, "illegal_move", str(error), client_move_id=move_id)
         except ServiceError as error:
-            await self.send_error(error.status, error.code, error.message, client_move_id=move_id)
-            if isinstance(error, StaleVersion):
-                await self.send_state(None, force=True)
+            await self.send_refusal(error, client_move_id=move_id)
         else:
             await self.send_json(
                 {
@@ -401,6 +399,12 @@ class TableConsumer(LiveConsumer):
                     "move": payloads.move_summary(outcome.move, outcome.seat),
                 }
             )
+
+    async def send_refusal(self, error: ServiceError, **ids: Any) -> None:
+        """A service's refusal of a socket move or action; after a stale version, the table as it is."""
+        await self.send_error(error.status, error.code, error.message, **ids)
+        if isinstance(error, StaleVersion):
+            await self.send_state(None, force=True)
 
     async def on_action(self, content: dict[str, Any]) -> None:
         """A table action other than a move (TABLE_ACTIONS), as its HTTP endpoint would take it:
@@ -425,9 +429,7 @@ class TableConsumer(LiveConsumer):
         try:
             outcome = await db(TABLE_ACTIONS[name])(self.table_id, self.player, expected)
         except ServiceError as error:
-            await self.send_error(error.status, error.code, error.message, request_id=request_id)
-            if isinstance(error, StaleVersion):
-                await self.send_state(None, force=True)
+            await self.send_refusal(error, request_id=request_id)
         else:
             await self.send_json(
                 {

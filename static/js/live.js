@@ -62,15 +62,7 @@ export class LiveTable {
   // client_move_id, which the server applies at most once). The new state comes as an event.
   move(body) {
     if (!this.socketUp || !this.socket) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      const id = body.client_move_id;
-      const timer = setTimeout(() => this.settle(id, null), MOVE_ANSWER_MS);
-      this.moves.set(id, (answer) => {
-        clearTimeout(timer);
-        resolve(answer);
-      });
-      this.send({ type: "move", ...body });
-    });
+    return this.request({ type: "move", ...body }, body.client_move_id);
   }
 
   // A deal-end action (next_deal, resign, rematch_*) over the open socket: undefined when there
@@ -78,14 +70,18 @@ export class LiveTable {
   // when no answer came in time (not sent again: the caller fetches the table as it is).
   action(body) {
     if (!this.socketUp || !this.socket) return Promise.resolve(undefined);
+    return this.request({ type: "action", ...body }, body.request_id);
+  }
+
+  // Send a message and wait for the answer carrying its id (null after MOVE_ANSWER_MS).
+  request(message, id) {
     return new Promise((resolve) => {
-      const id = body.request_id;
       const timer = setTimeout(() => this.settle(id, null), MOVE_ANSWER_MS);
       this.moves.set(id, (answer) => {
         clearTimeout(timer);
         resolve(answer);
       });
-      this.send({ type: "action", ...body });
+      this.send(message);
     });
   }
 

@@ -17,14 +17,16 @@ from rules.moves import DISCARD, Action
 from .test_bots import _deal_to_discard
 
 
-def _early_view() -> DealView:
-    """Classic, dealer seat 0: both pass the upcard, seat 1 draws and discards; seat 0 to draw."""
+def _early_view(seed: int = 5, plain_discard: bool = False) -> DealView:
+    """Classic, dealer seat 0: both pass the upcard, seat 1 draws and discards (its first legal
+    discard, or as simple throws); seat 0 to draw."""
     deck = list(CARDS)
-    random.Random(5).shuffle(deck)
+    random.Random(seed).shuffle(deck)
     deal = Deal.new(RULESETS["classic"], 0, deck)
     for move in ("pass", "pass", "draw_stock"):
         deal, _ = deal.apply(move)
-    deal, _ = deal.apply(deal.legal_actions()[0])  # seat 1's first discard
+    thrown = SimpleBot().choose(deal.view(1), random.Random(1)) if plain_discard else deal.legal_actions()[0]
+    deal, _ = deal.apply(thrown)
     return deal.view(0)
 
 
@@ -144,19 +146,8 @@ def test_a_discard_is_implausible_from_a_hand_that_kept_a_higher_loose_card() ->
     assert not search.implausible_discard(_card_mask(f"{melds} KD 2H 3D 5S"))  # within the slack
 
 
-def _view_after_a_plain_discard() -> DealView:
-    """Classic, dealer seat 0: seat 1 draws and throws as simple does; seat 0 to draw."""
-    deck = list(CARDS)
-    random.Random(6).shuffle(deck)
-    deal = Deal.new(RULESETS["classic"], 0, deck)
-    for move in ("pass", "pass", "draw_stock"):
-        deal, _ = deal.apply(move)
-    deal, _ = deal.apply(SimpleBot().choose(deal.view(1), random.Random(1)))
-    return deal.view(0)
-
-
 def _implausible_samples(keep: float, count: int = 300) -> int:
-    view = _view_after_a_plain_discard()
+    view = _early_view(6, plain_discard=True)
     bot = Luna()
     bot.keep_implausible = keep
     search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
@@ -179,7 +170,7 @@ def test_select_kept_drops_the_highest_loose_cards_and_keeps_melds() -> None:
 
 
 def _sampled_deadwood(selection: float) -> float:
-    view = _view_after_a_plain_discard()
+    view = _early_view(6, plain_discard=True)
     bot = Luna()
     bot.selection = selection
     search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
