@@ -33,6 +33,7 @@ from bots import ARENA_BOTS, Luna, MatchContext, playout
 from bots.arena import log_records
 from bots.base import Bot
 from bots.carmen import CARMEN_JUDGEMENT, Carmen, Judgement
+from bots.history import PlayerModel
 from bots.luna import DISCARD_SAMPLES, DRAW_SAMPLES, LUNA_JUDGEMENT, Search
 from rules import CARDS, RULESETS, Deal, Ruleset
 from rules.cards import cards_to_mask
@@ -90,6 +91,10 @@ def _carmen(judgement: Judgement) -> Callable[[], Bot]:
 # each): knocking whenever allowed, then LUNA's (its knock ceiling scaled by the undercut bonus)
 ASAP = Judgement(now_weight=0.15, feed_cost=0.0, early_turns=99, took_caution=0)
 
+STRICT = PlayerModel(poor_throw=0.05, skipped_knock=0.3, declined_meld=0.05)  # a plain player
+
+VSTRICT = PlayerModel(poor_throw=0.01, skipped_knock=0.1, declined_meld=0.01)
+
 # Knobs are relative to LUNA as it is now; "luna-before" is LUNA up to commit e00dc67.
 VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-slack0": _luna(knock_slack=0),  # LUNA as it is (KNOCK_SLACK 0)
@@ -123,6 +128,23 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-swap6": _luna(plausible_swaps=6),
     "luna-sel05-swap6": _luna(selection=0.5, plausible_swaps=6),
     "luna-sel07c3-swap6": _luna(selection=0.7, selection_cap=3, plausible_swaps=6),
+    "luna-sel07c3-s2": _luna(
+        selection=0.7, selection_cap=3, draw_samples=2 * DRAW_SAMPLES, discard_samples=2 * DISCARD_SAMPLES
+    ),
+    "luna-sel07c3-conf1": _luna(selection=0.7, selection_cap=3, confidence=1.0),
+    "luna-hist64": _luna(history_guesses=64),
+    "luna-hist128-d10": _luna(history_guesses=128, history_depth=10),
+    "luna-hist128-strict": _luna(history_guesses=128, history_depth=10, history_model=STRICT),
+    "luna-hist128-sel": _luna(history_guesses=128, history_depth=10, selection=0.7, selection_cap=3),
+    "luna-hist128-sel-strict": _luna(
+        history_guesses=128, history_depth=10, selection=0.7, selection_cap=3, history_model=STRICT
+    ),
+    "luna-hist256-sel-strict": _luna(
+        history_guesses=256, history_depth=20, selection=0.7, selection_cap=3, history_model=STRICT
+    ),
+    "luna-hist128-sel-vstrict": _luna(
+        history_guesses=128, history_depth=20, selection=0.7, selection_cap=3, history_model=VSTRICT
+    ),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
     "carmen-asap": _carmen(ASAP),

@@ -34,6 +34,7 @@ from .base import NO_MATCH, MatchContext, draw_action, find_action, finish_actio
 from .carmen import EARLY_TURNS, Judgement, knock_ceiling, ranked_discards
 from .carmen import wants_face_up as carmen_wants_face_up
 from .handeval import VALUE, bits, related
+from .history import PlayerModel, explains, opponent_turns
 from .knowledge import Knowledge
 from .matchodds import match_chance
 from .playout import (
@@ -87,6 +88,9 @@ class Luna:
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = False  # study the least-deadwood discard too
     knock_slack = KNOCK_SLACK
+    history_guesses = 0  # guessed hands weighed by the opponent's past turns (0: no weighing)
+    history_depth = 6  # the opponent's latest turns they are weighed by
+    history_model = PlayerModel()
     judgement: Judgement = LUNA_JUDGEMENT  # ranks the candidates and picks the default move
     keeping_playouts = True  # LUNA's own play-outs keep cards with outs (playout.keeping_discard)
     search_type: type[Search]  # Search unless a benchmark's diagnostic says otherwise (set below)
@@ -112,6 +116,7 @@ class Search:
         self.me = know.seat
         self.rules = SimRules.of(view.ruleset, know.knock_limit, view.multiplier)
         self.weights = hidden_card_weights(know)
+        self.guesses: tuple[list[int], list[float]] | None = None  # built at the first sample
 
     # -- decisions ---------------------------------------------------------------------------
 
@@ -234,6 +239,8 @@ class Search:
         or from which that discard was a poor throw, is kept only now and then: most players
         knock when they can and throw the card that leaves them the least deadwood."""
         know, tuning = self.know, self.tuning
+        if tuning.history_guesses > 0 and know.opponent_discards:
+            return self.guess_from_history(rng)
         keep = tuning.keep_knockable_early if know.turns <= EARLY_TURNS else tuning.keep_knockable
         hidden = 0
         count = know.opponent_hidden_count
@@ -258,6 +265,42 @@ class Search:
                 continue
             break
         return hidden
+
+    def guess_from_history(self, rng: random.Random) -> int:
+        """A hidden hand drawn from a pool of guesses, each as likely as it explains the
+        opponent's latest turns (history.explains); the pool is made once per decision."""
+        if self.guesses is None:
+            know, tuning = self.know, self.tuning
+            turns = opponent_turns(self.view, 1 - self.me)
+            count = know.opponent_hidden_count
+            hands = [self.proposed_hidden(count, rng) for _ in range(tuning.history_guesses)]
+            likelihoods = [
+                explains(
+                    know.opponent_known | hidden,
+                    turns,
+                    know.knock_limit,
+                    tuning.history_model,
+                    tuning.history_depth,
+                    rng,
+                )
+                for hidden in hands
+            ]
+            if not any(likelihoods):
+                likelihoods = [1.0] * len(hands)
+            self.guesses = hands, likelihoods
+        hands, likelihoods = self.guesses
+        return rng.choices(hands, likelihoods)[0]
+
+    def proposed_hidden(self, count: int, rng: random.Random) -> int:
+        """Hidden cards from the cards alone, with the tuning's selection if any."""
+        know, tuning = self.know, self.tuning
+        extra = min(
+            round(tuning.selection * know.opponent_discards.bit_count()),
+            tuning.selection_cap,
+            know.unseen.bit_count() - count,
+        )
+        hidden = weighted_sample(self.weights, count + extra, rng)
+        return select_kept(know.opponent_known, hidden, extra) if extra > 0 else hidden
 
     def make_plausible(self, hidden: int, rng: random.Random) -> int:
         """Swap loose cards worth more than the opponent's latest discard for other unseen cards,
