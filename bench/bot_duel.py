@@ -146,6 +146,17 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
         history_guesses=128, history_depth=20, selection=0.7, selection_cap=3, history_model=VSTRICT
     ),
     "luna-hist128-vstrict": _luna(history_guesses=128, history_depth=20, history_model=VSTRICT),
+    "luna-hist128-sel-strict-kp": _luna(
+        history_guesses=128,
+        history_depth=10,
+        selection=0.7,
+        selection_cap=3,
+        history_model=STRICT,
+        history_for_knocks=False,
+    ),
+    "luna-hist128-strict-kp": _luna(
+        history_guesses=128, history_depth=10, history_model=STRICT, history_for_knocks=False
+    ),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
     "carmen-asap": _carmen(ASAP),

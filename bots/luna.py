@@ -91,6 +91,7 @@ class Luna:
     history_guesses = 0  # guessed hands weighed by the opponent's past turns (0: no weighing)
     history_depth = 6  # the opponent's latest turns they are weighed by
     history_model = PlayerModel()
+    history_for_knocks = True  # False: a decision with a knock among its moves samples as without
     judgement: Judgement = LUNA_JUDGEMENT  # ranks the candidates and picks the default move
     keeping_playouts = True  # LUNA's own play-outs keep cards with outs (playout.keeping_discard)
     search_type: type[Search]  # Search unless a benchmark's diagnostic says otherwise (set below)
@@ -117,6 +118,7 @@ class Search:
         self.rules = SimRules.of(view.ruleset, know.knock_limit, view.multiplier)
         self.weights = hidden_card_weights(know)
         self.guesses: tuple[list[int], list[float]] | None = None  # built at the first sample
+        self.weigh_history = self.tuning.history_guesses > 0
 
     # -- decisions ---------------------------------------------------------------------------
 
@@ -170,6 +172,7 @@ class Search:
         # an opponent that knocks at once, so they miss the undercuts a patient one prepares.
         if can_knock and deadwood <= self.knock_ceiling():
             options.insert(0, (knock_card, True))
+            self.weigh_history = self.weigh_history and self.tuning.history_for_knocks
         moves = [self.discard_move(card, knocks) for card, knocks in options]
         card, knocks = options[self.pick(moves, samples, rng)]
         return finish_action(view, card, knock=knocks)
@@ -239,7 +242,7 @@ class Search:
         or from which that discard was a poor throw, is kept only now and then: most players
         knock when they can and throw the card that leaves them the least deadwood."""
         know, tuning = self.know, self.tuning
-        if tuning.history_guesses > 0 and know.opponent_discards:
+        if self.weigh_history and know.opponent_discards:
             return self.guess_from_history(rng)
         keep = tuning.keep_knockable_early if know.turns <= EARLY_TURNS else tuning.keep_knockable
         hidden = 0

@@ -8,6 +8,7 @@ from dataclasses import replace
 from bots import Luna, MatchContext, SimpleBot
 from bots.base import NO_MATCH
 from bots.carmen import CARMEN_JUDGEMENT, knock_ceiling
+from bots.history import PlayerModel
 from bots.knowledge import Knowledge
 from bots.luna import LUNA_JUDGEMENT, Search, select_kept
 from bots.playout import DEAD, SimDeal, arranged
@@ -182,3 +183,31 @@ def _sampled_deadwood(selection: float) -> float:
 
 def test_selection_samples_hands_with_less_deadwood_than_random_ones() -> None:
     assert _sampled_deadwood(3.0) < _sampled_deadwood(0.0) - 5
+
+
+def _poor_throw_share(history_guesses: int) -> float:
+    """Share of sampled hands from which the opponent's latest discard was a poor throw."""
+    view = _early_view(6, plain_discard=True)
+    bot = Luna()
+    bot.history_guesses = history_guesses
+    bot.history_model = PlayerModel(poor_throw=0.05)
+    search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
+    rng = random.Random(7)
+    hands = [search.know.opponent_known | search.sample_hidden(rng) for _ in range(300)]
+    assert all(hand.bit_count() == 10 for hand in hands)
+    return sum(1 for hand in hands if search.implausible_discard(hand)) / len(hands)
+
+
+def test_guesses_weighed_by_history_mostly_explain_the_latest_discard() -> None:
+    without = _poor_throw_share(0)
+    assert without > 0.1
+    assert _poor_throw_share(128) < without / 3
+
+
+def test_luna_weighing_guesses_by_history_is_reproducible_for_a_seed() -> None:
+    view = _early_view(6, plain_discard=True)
+    bot = Luna()
+    bot.history_guesses = 32
+    first = bot.choose(view, random.Random(11))
+    assert all(bot.choose(view, random.Random(11)) == first for _ in range(3))
+    assert first in view.legal_actions
