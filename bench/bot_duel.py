@@ -132,15 +132,9 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
         selection=0.7, selection_cap=3, draw_samples=2 * DRAW_SAMPLES, discard_samples=2 * DISCARD_SAMPLES
     ),
     "luna-sel07c3-conf1": _luna(selection=0.7, selection_cap=3, confidence=1.0),
-    "luna-hist64": _luna(history_guesses=64),
-    "luna-hist128-d10": _luna(history_guesses=128, history_depth=10),
     "luna-hist128-strict": _luna(history_guesses=128, history_depth=10, history_model=STRICT),
-    "luna-hist128-sel": _luna(history_guesses=128, history_depth=10, selection=0.7, selection_cap=3),
     "luna-hist128-sel-strict": _luna(
         history_guesses=128, history_depth=10, selection=0.7, selection_cap=3, history_model=STRICT
-    ),
-    "luna-hist256-sel-strict": _luna(
-        history_guesses=256, history_depth=20, selection=0.7, selection_cap=3, history_model=STRICT
     ),
     "luna-hist128-sel-vstrict": _luna(
         history_guesses=128, history_depth=20, selection=0.7, selection_cap=3, history_model=VSTRICT

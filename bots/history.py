@@ -20,6 +20,7 @@ from rules.moves import DISCARD, DRAW_STOCK, KNOCK, PASS, TAKE_DISCARD, TAKE_UPC
 from rules.view import DealView
 
 from .handeval import bits, makes_meld
+from .knowledge import replayed_backwards
 from .playout import arranged, policy_discard
 
 
@@ -43,26 +44,21 @@ class PlayerModel:
 
 def opponent_turns(view: DealView, opponent: int) -> tuple[OpponentTurn, ...]:
     """The opponent's turns of this deal, the latest first, replayed back from the pile."""
-    pile = [card.index for card in view.discard_pile]
     turns: list[OpponentTurn] = []
     thrown = -1  # the opponent's discard whose draw is still to be found, going back
-    for event in reversed(view.history):
-        card = event.card.index if event.card is not None else -1
-        if event.kind in (DISCARD, KNOCK):
-            if pile:
-                pile.pop()
-            if event.seat == opponent:
-                thrown = card
-        elif event.kind in (TAKE_UPCARD, TAKE_DISCARD):
-            pile.append(card)
-            if event.seat == opponent and thrown >= 0:
-                turns.append(OpponentTurn(thrown, card, -1))
-                thrown = -1
-        elif event.kind == DRAW_STOCK and event.seat == opponent and thrown >= 0:
-            turns.append(OpponentTurn(thrown, -1, pile[-1] if pile else -1))
+    for event, top in replayed_backwards(view):
+        if event.seat != opponent:
+            continue
+        if event.kind in (DISCARD, KNOCK) and event.card is not None:
+            thrown = event.card.index
+        elif event.kind in (TAKE_UPCARD, TAKE_DISCARD) and thrown >= 0:
+            turns.append(OpponentTurn(thrown, top, -1))
             thrown = -1
-        elif event.kind == PASS and event.seat == opponent and pile:
-            turns.append(OpponentTurn(-1, -1, pile[-1]))
+        elif event.kind == DRAW_STOCK and thrown >= 0:
+            turns.append(OpponentTurn(thrown, -1, top))
+            thrown = -1
+        elif event.kind == PASS and top >= 0:
+            turns.append(OpponentTurn(-1, -1, top))
     return tuple(turns)
 
 

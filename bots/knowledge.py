@@ -7,10 +7,11 @@ the offer round, or a stock draw with that card on top of the pile).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rules.cards import cards_to_mask
-from rules.moves import DISCARD, DRAW_STOCK, KNOCK, PASS, TAKE_DISCARD, TAKE_UPCARD
+from rules.moves import DISCARD, DRAW_STOCK, KNOCK, PASS, TAKE_DISCARD, TAKE_UPCARD, Event
 from rules.view import DealView
 
 ALL_CARDS = (1 << 52) - 1
@@ -70,22 +71,28 @@ class Knowledge:
         )
 
 
+def replayed_backwards(view: DealView) -> Iterator[tuple[Event, int]]:
+    """Every event of the deal, the latest first, with the card on top of the discard pile
+    just before it (-1 for an empty pile), replayed back from the pile as it is now."""
+    pile = [card.index for card in view.discard_pile]
+    for event in reversed(view.history):
+        if event.kind in (DISCARD, KNOCK) and pile:
+            pile.pop()
+        elif event.kind in (TAKE_UPCARD, TAKE_DISCARD) and event.card is not None:
+            pile.append(event.card.index)
+        yield event, pile[-1] if pile else -1
+
+
 def _opponent_record(view: DealView, opponent: int) -> tuple[int, int, int]:
     """(cards the opponent discarded, face-up cards it declined, discards made so far)."""
-    pile = [card.index for card in view.discard_pile]
     discards = refused = turns = 0
-    for event in reversed(view.history):
-        card = event.card.index if event.card is not None else -1
+    for event, top in replayed_backwards(view):
         if event.kind in (DISCARD, KNOCK):
             turns += 1
-            if pile:
-                pile.pop()
-            if event.seat == opponent:
-                discards |= 1 << card
-        elif event.kind in (TAKE_UPCARD, TAKE_DISCARD):
-            pile.append(card)
-        elif event.kind in (PASS, DRAW_STOCK) and event.seat == opponent and pile:
-            refused |= 1 << pile[-1]
+            if event.seat == opponent and event.card is not None:
+                discards |= 1 << event.card.index
+        elif event.kind in (PASS, DRAW_STOCK) and event.seat == opponent and top >= 0:
+            refused |= 1 << top
     return discards, refused, turns
 
 

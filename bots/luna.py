@@ -246,16 +246,8 @@ class Search:
             return self.guess_from_history(rng)
         keep = tuning.keep_knockable_early if know.turns <= EARLY_TURNS else tuning.keep_knockable
         hidden = 0
-        count = know.opponent_hidden_count
-        extra = min(
-            round(tuning.selection * know.opponent_discards.bit_count()),
-            tuning.selection_cap,
-            know.unseen.bit_count() - count,
-        )
         for _ in range(REDRAWS + 1):
-            hidden = weighted_sample(self.weights, count + extra, rng)
-            if extra > 0:
-                hidden = select_kept(know.opponent_known, hidden, extra)
+            hidden = self.proposed_hidden(know.opponent_hidden_count, rng)
             if tuning.plausible_swaps:
                 hidden = self.make_plausible(hidden, rng)
             if not know.opponent_discards:
