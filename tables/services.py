@@ -40,7 +40,7 @@ from .errors import (
 from .events import publish_table_event
 from .models import ChatMessage, ChatMute, Deal, Match, Move, Player, Table
 from .reads import KEY_SAMPLE, CompiledRead
-from .writes import CompiledInsert, CompiledUpdate
+from .writes import CompiledInsert, CompiledUpdate, WriteBatch
 
 log = logging.getLogger(__name__)
 
@@ -145,9 +145,12 @@ def _table_update(fields: tuple[str, ...]) -> CompiledUpdate:
     return CompiledUpdate(Table, ("version", "updated_at", *fields))
 
 
-def _bump(table: Table, *fields: str) -> None:
+def _bump(table: Table, *fields: str, batch: WriteBatch | None = None) -> None:
     table.version += 1
-    _table_update(fields).save(table)
+    if batch is None:
+        _table_update(fields).save(table)
+    else:
+        batch.update(_table_update(fields), table)
 
 
 def _after_commit(table: Table, deal: Deal | None, kind: str = "state") -> None:
@@ -417,10 +420,12 @@ def _apply_move(table_ref, actor, action, expected_version, client_move_id, sour
         parsed = parse_action(action, card)
         state = engine.load_deal(deal)
         state, events = state.apply(parsed, seat=seat)
-        move = _append_move(table, deal, seat, parsed, events, actor, source, client_move_id)
+        writes = WriteBatch()  # the move row, the deal and the table: one statement
+        move = _append_move(writes, table, deal, seat, parsed, events, actor, source, client_move_id)
         _reset_timeouts(deal.match, seat)
-        _save_state(table, deal, state)
-        _bump(table)
+        _save_state(writes, table, deal, state)
+        _bump(table, batch=writes)
+        writes.run()
         _after_commit(table, deal, "move")
         return Outcome(table, seat, move, events=[event.for_seat(seat) for event in events])
 
@@ -435,9 +440,10 @@ def _replay(table: Table, seat: int, deal: Deal, client_move_id: str) -> Outcome
     return Outcome(table, seat, earlier, replayed=True)
 
 
-def _append_move(table, deal, seat, action, events, actor, source, client_move_id=None) -> Move:
+def _append_move(writes, table, deal, seat, action, events, actor, source, client_move_id=None) -> Move:
     drawn = events[0].card if events and events[0].card is not None else action.card
-    return _INSERT_MOVE.create(
+    return writes.insert(
+        _INSERT_MOVE,
         deal=deal,
         seq=deal.version + 1,
         seat=seat,
@@ -456,7 +462,9 @@ def _reset_timeouts(match: Match, seat: int) -> None:
         match.save(update_fields=["timeouts_in_row"])
 
 
-def _save_state(table: Table, deal: Deal, state: rules.Deal, turn_of: int | None = None) -> None:
+def _save_state(
+    writes: WriteBatch, table: Table, deal: Deal, state: rules.Deal, turn_of: int | None = None
+) -> None:
     """Save the deal's new state (the turn's clock restarts when the turn passes); a deal
     that is over is recorded in its match. ``turn_of``: who was to play before, if not the row's."""
     turn_changed = (deal.to_play if turn_of is None else turn_of) != state.to_play
@@ -466,7 +474,7 @@ def _save_state(table: Table, deal: Deal, state: rules.Deal, turn_of: int | None
         _record_deal(table, deal, state)
     elif turn_changed:
         deal.deadline = _deadline(table)
-    _SAVE_PLAY.save(deal)
+    writes.update(_SAVE_PLAY, deal)
 
 
 def _record_deal(table: Table, deal: Deal, state: rules.Deal) -> None:
@@ -562,16 +570,18 @@ def _time_out_turn(table: Table, deal: Deal) -> Outcome:
     seat = deal.to_play
     state = engine.load_deal(deal)
     last_move = None
+    writes = WriteBatch()
     while not state.is_over and state.to_play == seat:
         action = rules.timeout_action(state)
         state, events = state.apply(action, seat=seat)
-        last_move = _append_move(table, deal, seat, action, events, None, Move.Source.TIMEOUT)
+        last_move = _append_move(writes, table, deal, seat, action, events, None, Move.Source.TIMEOUT)
         deal.version = state.version  # the next log row's seq
     deal.decided_by_timeout = deal.decided_by_timeout or state.is_over
     match = deal.match
     match.timeouts_in_row[seat] += 1
     match.save(update_fields=["timeouts_in_row"])
-    _save_state(table, deal, state, turn_of=seat)
+    _save_state(writes, table, deal, state, turn_of=seat)
+    writes.run()
     if match.timeouts_in_row[seat] >= table.forfeit_after and match.status == Match.Status.PLAYING:
         _abandon(deal, match, Match.Outcome.FORFEIT, leaver=seat)
     _bump(table)

@@ -1,11 +1,16 @@
 """Hot writes compiled once: the move row every move inserts and the deal and table rows it
-updates.
+updates, and a batch that sends them to PostgreSQL as one statement.
 
 Measured under load (bench/README.md, "Live load"), the ORM's ``save`` and ``create`` spent
 more of the server's time building their SQL than PostgreSQL spent running it. A compiled
 write keeps its SQL per database vendor and, each time, only turns the instance's values into
 parameters the way ``save`` does (``pre_save`` for auto_now fields, ``get_db_prep_save`` for
 JSON and dates). No signals are sent: no code of this project listens to these models' saves.
+
+A move's three writes then still cost three round trips, each a wake-up of PostgreSQL and of the
+serving thread: a WriteBatch sends them as one statement of data-modifying WITH clauses (which
+PostgreSQL runs exactly once each, all on the statement's snapshot: fine for rows of different
+tables, or new rows). Other databases get them one by one, in order.
 """
 
 from __future__ import annotations
@@ -39,15 +44,21 @@ class CompiledUpdate:
             )
         return self._sql[connection.vendor]
 
-    def save(self, instance: Model) -> None:
-        connection = _connection()
+    def params(self, instance: Model, connection) -> list[Any]:
         values = [
             field.get_db_prep_save(field.pre_save(instance, False), connection) for field in self.fields
         ]
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql(connection), [*values, instance.pk])
-            if cursor.rowcount != 1:  # as save(update_fields=...) does
-                raise DatabaseError("Save with update_fields did not affect any rows.")
+        return [*values, instance.pk]
+
+    def save(self, instance: Model) -> None:
+        batch = WriteBatch()
+        batch.update(self, instance)
+        batch.run()
+
+
+def _check_updated(rowcount: int) -> None:
+    if rowcount != 1:  # as save(update_fields=...) does
+        raise DatabaseError("Save with update_fields did not affect any rows.")
 
 
 class CompiledInsert:
@@ -71,16 +82,93 @@ class CompiledInsert:
             )
         return self._sql[connection.vendor]
 
-    def create(self, **values: Any) -> Model:
+    def prepare(self, connection, **values: Any) -> tuple[Model, list[Any]]:
+        """The new instance (its key still unset) and the parameters of its row."""
         instance = self.model(**values)
-        connection = _connection()
         params = [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in self.fields]
-        with connection.cursor() as cursor:
-            cursor.execute(self.sql(connection), params)
-            if connection.features.can_return_columns_from_insert:
-                instance.pk = cursor.fetchone()[0]
-            else:
-                instance.pk = cursor.lastrowid
-        instance._state.adding = False
-        instance._state.db = DEFAULT_DB_ALIAS
+        return instance, params
+
+    def create(self, **values: Any) -> Model:
+        batch = WriteBatch()
+        instance = batch.insert(self, **values)
+        batch.run()
         return instance
+
+
+def _inserted(instance: Model, pk: Any) -> None:
+    instance.pk = pk
+    instance._state.adding = False
+    instance._state.db = DEFAULT_DB_ALIAS
+
+
+class WriteBatch:
+    """Compiled writes queued in order and sent by ``run()``: one statement on PostgreSQL.
+    An inserted instance gets its key when the batch runs. Each row is updated at most once
+    (in one PostgreSQL statement a second update of a row would not see the first)."""
+
+    def __init__(self) -> None:
+        self.connection = _connection()
+        self.writes: list[tuple[CompiledInsert | CompiledUpdate, Model, list[Any]]] = []
+        self.updated: set[tuple[type[Model], Any]] = set()
+
+    def insert(self, compiled: CompiledInsert, **values: Any) -> Model:
+        instance, params = compiled.prepare(self.connection, **values)
+        self.writes.append((compiled, instance, params))
+        return instance
+
+    def update(self, compiled: CompiledUpdate, instance: Model) -> None:
+        row = (compiled.model, instance.pk)
+        if row in self.updated:
+            raise ValueError(f"{compiled.model.__name__} {instance.pk} is already updated in this batch")
+        self.updated.add(row)
+        self.writes.append((compiled, instance, compiled.params(instance, self.connection)))
+
+    def run(self) -> None:
+        writes, self.writes, self.updated = self.writes, [], set()
+        with self.connection.cursor() as cursor:
+            if self.connection.vendor == "postgresql" and len(writes) > 1:
+                cursor.execute(
+                    self._combined_sql(writes), [value for *_, params in writes for value in params]
+                )
+                results = cursor.fetchone()
+            else:
+                results = [self._one(cursor, *write) for write in writes]
+        for (compiled, instance, _), result in zip(writes, results, strict=True):
+            if isinstance(compiled, CompiledInsert):
+                _inserted(instance, result)
+            else:
+                _check_updated(result)
+
+    def _one(
+        self, cursor, compiled: CompiledInsert | CompiledUpdate, instance: Model, params: list[Any]
+    ) -> Any:
+        cursor.execute(compiled.sql(self.connection), params)
+        if isinstance(compiled, CompiledUpdate):
+            return cursor.rowcount
+        return (
+            cursor.fetchone()[0]
+            if self.connection.features.can_return_columns_from_insert
+            else cursor.lastrowid
+        )
+
+    def _combined_sql(self, writes: list[tuple[CompiledInsert | CompiledUpdate, Model, list[Any]]]) -> str:
+        """WITH w0 AS (INSERT ... RETURNING id), w1 AS (UPDATE ... RETURNING 1) SELECT the new
+        key of each insert and the row count of each update, in order."""
+        shape = tuple(compiled for compiled, *_ in writes)
+        sql = _COMBINED.get(shape)
+        if sql is None:
+            clauses, results = [], []
+            for number, compiled in enumerate(shape):
+                if isinstance(compiled, CompiledUpdate):
+                    clauses.append(f"w{number} AS ({compiled.sql(self.connection)} RETURNING 1)")
+                    results.append(f"(SELECT count(*) FROM w{number})")
+                else:
+                    key = self.connection.ops.quote_name(compiled.model._meta.pk.column)
+                    clauses.append(f"w{number} AS ({compiled.sql(self.connection)})")
+                    results.append(f"(SELECT {key} FROM w{number})")
+            sql = _COMBINED[shape] = f"WITH {', '.join(clauses)} SELECT {', '.join(results)}"
+        return sql
+
+
+# PostgreSQL's statement for each sequence of compiled writes a batch has run.
+_COMBINED: dict[tuple[CompiledInsert | CompiledUpdate, ...], str] = {}

@@ -14,7 +14,7 @@ def test_sqlite_urls_relative_and_absolute():
 
 def test_postgres_url_is_split_into_django_settings():
     db = env.parse_database_url("postgres://gin:p%40ss@db.local:5433/ginmesa?sslmode=require", Path("."))
-    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert db["ENGINE"] == "config.postgresql"
     assert (db["NAME"], db["USER"], db["PASSWORD"], db["HOST"], db["PORT"]) == (
         "ginmesa",
         "gin",

@@ -39,7 +39,7 @@ def test_production_with_its_values_loads_and_uses_the_database_url():
         DATABASE_URL="postgres://gin@127.0.0.1:5432/ginmesa",
     )
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "django.db.backends.postgresql"
+    assert result.stdout.strip() == "config.postgresql"
 
 
 def test_malformed_debug_value_is_refused():

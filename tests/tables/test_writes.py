@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.db import DatabaseError
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from tables.models import Deal, Move, Table
 from tables.services import DEAL_PLAY_FIELDS
-from tables.writes import CompiledInsert, CompiledUpdate
+from tables.writes import CompiledInsert, CompiledUpdate, WriteBatch
 from tests.tables.helpers import started
 
 pytestmark = pytest.mark.django_db
@@ -74,3 +74,54 @@ def test_a_compiled_insert_stores_what_create_stores(alice, bob, django_assert_n
     assert expected.client_move_id is None and stored.created_at <= expected.created_at
     assert not move._state.adding and move._state.db == "default"
     Move.objects.filter(pk__in=[move.pk, expected.pk]).delete()  # the log must still replay
+
+
+def test_a_batch_stores_what_its_writes_store_in_one_statement_on_postgresql(
+    alice, bob, django_assert_num_queries
+):
+    token, _ = started(alice, bob)
+    table = Table.objects.get(invite_token=token)
+    deal = table.current_deal
+    deal.snapshot = {**deal.snapshot, "probe": [1]}
+    deal.version += 1
+    table.version += 1
+    batch = WriteBatch()
+    move = batch.insert(
+        INSERT_MOVE, deal=deal, seq=1, seat=0, action="draw_stock", card="QH", table_version=9
+    )
+    batch.update(SAVE_PLAY, deal)
+    batch.update(BUMP, table)
+    assert move.pk is None  # nothing is sent before run()
+    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 3):
+        batch.run()
+    assert Move.objects.get(pk=move.pk).card == "QH" and not move._state.adding
+    assert Deal.objects.get(pk=deal.pk).snapshot["probe"] == [1]
+    assert Table.objects.get(pk=table.pk).version == table.version
+    Move.objects.filter(pk=move.pk).delete()  # the log must still replay
+    deal.snapshot.pop("probe")
+    deal.version -= 1
+    SAVE_PLAY.save(deal)
+
+
+def test_a_batch_whose_update_misses_its_row_fails_and_writes_nothing(alice, bob):
+    token, _ = started(alice, bob)
+    table = Table.objects.get(invite_token=token)
+    moves_before = Move.objects.count()
+    table.pk += 10_000
+    batch = WriteBatch()
+    batch.insert(
+        INSERT_MOVE, deal=table.current_deal, seq=1, seat=0, action="draw_stock", card="", table_version=9
+    )
+    batch.update(BUMP, table)
+    with pytest.raises(DatabaseError, match="did not affect any rows"), transaction.atomic():
+        batch.run()
+    assert Move.objects.count() == moves_before
+
+
+def test_a_batch_refuses_a_second_update_of_the_same_row(alice, bob):
+    token, _ = started(alice, bob)
+    table = Table.objects.get(invite_token=token)
+    batch = WriteBatch()
+    batch.update(BUMP, table)
+    with pytest.raises(ValueError, match="already updated"):
+        batch.update(BUMP, table)
