@@ -581,10 +581,10 @@ def _time_out_turn(table: Table, deal: Deal) -> Outcome:
     match.timeouts_in_row[seat] += 1
     match.save(update_fields=["timeouts_in_row"])
     _save_state(writes, table, deal, state, turn_of=seat)
-    writes.run()
+    _bump(table, batch=writes)
+    writes.run()  # before _abandon, which saves the deal again
     if match.timeouts_in_row[seat] >= table.forfeit_after and match.status == Match.Status.PLAYING:
         _abandon(deal, match, Match.Outcome.FORFEIT, leaver=seat)
-    _bump(table)
     _after_commit(table, deal, "timeout")
     return Outcome(table, None, last_move)
 

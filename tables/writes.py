@@ -109,7 +109,6 @@ class WriteBatch:
     def __init__(self) -> None:
         self.connection = _connection()
         self.writes: list[tuple[CompiledInsert | CompiledUpdate, Model, list[Any]]] = []
-        self.updated: set[tuple[type[Model], Any]] = set()
 
     def insert(self, compiled: CompiledInsert, **values: Any) -> Model:
         instance, params = compiled.prepare(self.connection, **values)
@@ -117,14 +116,15 @@ class WriteBatch:
         return instance
 
     def update(self, compiled: CompiledUpdate, instance: Model) -> None:
-        row = (compiled.model, instance.pk)
-        if row in self.updated:
+        if any(
+            isinstance(queued, CompiledUpdate) and queued.model is compiled.model and row.pk == instance.pk
+            for queued, row, _ in self.writes
+        ):
             raise ValueError(f"{compiled.model.__name__} {instance.pk} is already updated in this batch")
-        self.updated.add(row)
         self.writes.append((compiled, instance, compiled.params(instance, self.connection)))
 
     def run(self) -> None:
-        writes, self.writes, self.updated = self.writes, [], set()
+        writes, self.writes = self.writes, []
         with self.connection.cursor() as cursor:
             if self.connection.vendor == "postgresql" and len(writes) > 1:
                 cursor.execute(
@@ -132,16 +132,14 @@ class WriteBatch:
                 )
                 results = cursor.fetchone()
             else:
-                results = [self._one(cursor, *write) for write in writes]
+                results = [self._one(cursor, compiled, params) for compiled, _, params in writes]
         for (compiled, instance, _), result in zip(writes, results, strict=True):
             if isinstance(compiled, CompiledInsert):
                 _inserted(instance, result)
             else:
                 _check_updated(result)
 
-    def _one(
-        self, cursor, compiled: CompiledInsert | CompiledUpdate, instance: Model, params: list[Any]
-    ) -> Any:
+    def _one(self, cursor, compiled: CompiledInsert | CompiledUpdate, params: list[Any]) -> Any:
         cursor.execute(compiled.sql(self.connection), params)
         if isinstance(compiled, CompiledUpdate):
             return cursor.rowcount
