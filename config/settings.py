@@ -159,7 +159,7 @@ DEFAULT_FROM_EMAIL = env.get_str("DEFAULT_FROM_EMAIL", "Ginmesa <noreply@ginmesa
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layer.BatchingPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }

@@ -23,7 +23,7 @@ def redis_down(settings):
     settings.CACHES = {"default": {"BACKEND": "config.cache.ReusingRedisCache", "LOCATION": DEAD_REDIS}}
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layer.BatchingPubSubChannelLayer",
             "CONFIG": {"hosts": [DEAD_REDIS]},
         }
     }
