@@ -58,7 +58,11 @@ def test_embedded_mode_is_fully_alive_and_stops_on_one_ctrl_c(embedded_server):
     asyncio.run(_play_against_a_bot_and_time_out(embedded_server))
     process = embedded_server["process"]
     process.send_signal(signal.SIGINT)
-    assert process.wait(10) is not None, "one Ctrl-C must stop the server and its scheduler"
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        tail = embedded_server["log"].read_text()[-2000:]
+        pytest.fail(f"one Ctrl-C must stop the server and its scheduler; the server's log ends:\n{tail}")
     assert "embedded scheduler started" in embedded_server["log"].read_text()
 
 
