@@ -3,6 +3,8 @@ that the server has ended."""
 
 from __future__ import annotations
 
+import select
+
 import psycopg
 import pytest
 from django.conf import settings
@@ -60,6 +62,8 @@ def test_something_harmless_from_the_server_costs_one_round_trip_and_passes(roun
     with _connect() as listener, _connect() as sender:
         listener.execute("listen ginmesa_probe")
         sender.execute("notify ginmesa_probe")
+        # the server delivers the notification in its own time: wait until it is on the socket
+        assert select.select([listener.fileno()], [], [], 5)[0], "the notification never came"
         lend_check(listener)
         assert round_trips == [listener]
         assert listener.execute("select 3").fetchone() == (3,)
