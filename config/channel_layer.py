@@ -23,11 +23,13 @@ from channels_redis.utils import _wrap_close
 
 BATCH_LIMIT = 500  # publishes in one pipeline at most (a backlog goes as several round trips)
 
+Queued = tuple[str, bytes, "asyncio.Future[None]"]  # channel, message, its publisher's future
+
 
 class BatchingShardConnection(RedisSingleShardConnection):
     def __init__(self, host: dict[str, Any], channel_layer: Any) -> None:
         super().__init__(host, channel_layer)
-        self._outbox: collections.deque[tuple[str, bytes, asyncio.Future[None]]] = collections.deque()
+        self._outbox: collections.deque[Queued] = collections.deque()
         self._sender: asyncio.Task[None] | None = None
         self._leaving: set[str] = set()  # channels whose unsubscribe is under way
 
@@ -43,22 +45,22 @@ class BatchingShardConnection(RedisSingleShardConnection):
         while self._outbox:
             batch = [self._outbox.popleft() for _ in range(min(BATCH_LIMIT, len(self._outbox)))]
             try:
-                async with self._lock:  # flush() closes the client under the same lock
-                    self._ensure_redis()
-                    pipe = self._redis.pipeline(transaction=False)
-                    for channel, message, _ in batch:
-                        pipe.publish(channel, message)
-                    await pipe.execute()
-            except BaseException as error:  # each waiting publisher gets the failure
-                for _, _, done in batch:
-                    if not done.done():
-                        done.set_exception(error if isinstance(error, Exception) else ConnectionError())
-                if not isinstance(error, Exception):
-                    raise
-                continue
-            for _, _, done in batch:
-                if not done.done():
-                    done.set_result(None)
+                await self._send(batch)
+            except Exception as error:
+                _settle(batch, error)
+            except BaseException:  # cancelled (a flush, the loop closing): no publisher waits forever
+                _settle(batch, ConnectionError("the publisher stopped"))
+                raise
+            else:
+                _settle(batch, None)
+
+    async def _send(self, batch: list[Queued]) -> None:
+        async with self._lock:  # flush() closes the client under the same lock
+            self._ensure_redis()
+            pipe = self._redis.pipeline(transaction=False)
+            for channel, message, _ in batch:
+                pipe.publish(channel, message)
+            await pipe.execute()
 
     async def subscribe(self, channel: str) -> None:
         if channel in self._subscribed_to and channel not in self._leaving:
@@ -76,6 +78,17 @@ class BatchingShardConnection(RedisSingleShardConnection):
         if self._sender is not None:
             await asyncio.gather(self._sender, return_exceptions=True)
         await super().flush()
+
+
+def _settle(batch: list[Queued], error: BaseException | None) -> None:
+    """Tell each publisher of the batch that it went (``error`` None) or how it failed."""
+    for _, _, done in batch:
+        if done.done():  # its publisher gave up waiting
+            continue
+        if error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(error)
 
 
 class BatchingLoopLayer(RedisPubSubLoopLayer):
