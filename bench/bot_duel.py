@@ -31,12 +31,15 @@ from typing import Any
 
 from bots import ARENA_BOTS, Luna, MatchContext, playout
 from bots.arena import log_records
-from bots.base import Bot
+from bots.base import Bot, draw_action, find_action, finish_action
 from bots.carmen import CARMEN_JUDGEMENT, Carmen, Judgement
 from bots.history import PlayerModel
+from bots.knowledge import Knowledge
 from bots.luna import DISCARD_SAMPLES, DRAW_SAMPLES, LUNA_JUDGEMENT, Search
 from rules import CARDS, RULESETS, Deal, Ruleset
 from rules.cards import cards_to_mask
+from rules.moves import BIG_GIN, Action
+from rules.view import DealView
 
 
 def _luna(**knobs: Any) -> Callable[[], Bot]:
@@ -60,6 +63,42 @@ def _luna_out_weight(weight: float) -> Callable[[], Bot]:
             playout.OUT_WEIGHT = weight
             playout._KEEPING.clear()  # memoised choices made with the old weight
         return Luna()
+
+    return build
+
+
+class PlayoutPolicy:
+    """A diagnostic, never a bot of the site: LUNA's own seat's play-out policy played from a
+    view, to tune that policy as a player in seconds before LUNA searches with it."""
+
+    name = "playout-policy"
+    live_outs = False
+
+    def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
+        know = Knowledge.from_view(view)
+        if know.phase in ("offer", "draw"):
+            return draw_action(view, know.top >= 0 and playout.wants_face_up(know.hand, know.top))
+        if playout.arranged(know.hand)[1] == 0 and find_action(view, BIG_GIN) is not None:
+            return Action.big_gin()
+        card, deadwood = playout.policy_discard(know.hand, know.just_taken)
+        if deadwood <= know.knock_limit:
+            return finish_action(view, card, knock=True)
+        seen = know.pile | know.opponent_known if self.live_outs else 0
+        playout.LIVE_OUTS = self.live_outs
+        return finish_action(view, playout.keeping_discard(know.hand, know.just_taken, seen), knock=False)
+
+
+class LiveOutsPolicy(PlayoutPolicy):
+    live_outs = True
+
+
+def _luna_live_outs(weight: float = playout.OUT_WEIGHT) -> Callable[[], Bot]:
+    """LUNA whose play-outs count only live outs (``playout.LIVE_OUTS``), each worth ``weight``:
+    module constants, so set for the whole process, which plays this one variant."""
+
+    def build() -> Bot:
+        playout.LIVE_OUTS = True
+        return _luna_out_weight(weight)()
 
     return build
 
@@ -153,6 +192,10 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     ),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
+    "luna-live-outs": _luna_live_outs(),  # play-outs count only outs not seen out of play
+    "luna-live-outs15": _luna_live_outs(0.15),
+    "playout-policy": PlayoutPolicy,
+    "playout-policy-live": LiveOutsPolicy,
     "carmen-asap": _carmen(ASAP),
     "carmen-asap-wary": _carmen(replace(ASAP, early_turns=6, took_caution=2)),
     "carmen-luna": _carmen(LUNA_JUDGEMENT),  # LUNA's judgement without the search

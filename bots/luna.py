@@ -235,7 +235,8 @@ class Search:
         hands[self.me] = know.hand
         hands[1 - self.me] = know.opponent_known | hidden
         pile = [card.index for card in self.view.discard_pile]
-        return SimDeal(self.rules, hands, stock, pile, self.me if self.tuning.keeping_playouts else -1)
+        keeper = self.me if self.tuning.keeping_playouts else -1
+        return SimDeal(self.rules, hands, stock, pile, keeper, know.pile | know.opponent_known)
 
     def sample_hidden(self, rng: random.Random) -> int:
         """The opponent's hidden cards. A hand that could have knocked after its last discard,

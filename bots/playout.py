@@ -53,9 +53,12 @@ class SimDeal:
     stock: list[int]
     pile: list[int]
     keeper: int = -1  # the seat that keeps cards with outs (keeping_discard); -1: neither
+    seen: int = 0  # cards the keeper knows are out of play: ever on the pile, or taken by the other
 
     def copy(self) -> SimDeal:
-        return SimDeal(self.rules, self.hands.copy(), self.stock.copy(), self.pile.copy(), self.keeper)
+        return SimDeal(
+            self.rules, self.hands.copy(), self.stock.copy(), self.pile.copy(), self.keeper, self.seen
+        )
 
 
 _ARRANGED: dict[int, tuple[int, int]] = {}  # hand mask -> (melded cards, deadwood points)
@@ -125,25 +128,29 @@ def _policy_discard(hand: int, exclude: int) -> tuple[int, int]:
 
 
 OUT_WEIGHT = 0.25  # share of a loose card's value that each card able to meld it saves
+LIVE_OUTS = False  # count only outs the keeper has not seen go out of play
 _KEEPING: dict[int, int] = {}  # hand mask and excluded card -> keeping_discard
 
 
-def keeping_discard(hand: int, exclude: int) -> int:
+def keeping_discard(hand: int, exclude: int, seen: int = 0) -> int:
     """The loose card to throw when the hand cannot knock: the highest value discounted by
     its outs (cards not in the hand that would meld it with one that is), so pairs and
     near-runs of low cards stay."""
+    if LIVE_OUTS:
+        return _keeping_discard(hand, exclude, seen)
     return _recall(_KEEPING, _keeping_discard, hand, exclude)
 
 
-def _keeping_discard(hand: int, exclude: int) -> int:
+def _keeping_discard(hand: int, exclude: int, seen: int = 0) -> int:
     loose, _ = _loose(hand, exclude)
     if not loose:
         return best_discard_mask(hand, exclude)[0]
     best, best_score = -1, -1.0
+    gone = hand | seen
     while loose:
         low = loose & -loose
         card = low.bit_length() - 1
-        score = VALUE[card] * max(0.0, 1.0 - OUT_WEIGHT * outs(hand, card))
+        score = VALUE[card] * max(0.0, 1.0 - OUT_WEIGHT * outs(gone, card, hand))
         if score > best_score or (score == best_score and VALUE[card] > VALUE[best]):
             best, best_score = card, score
         loose ^= low
@@ -154,8 +161,11 @@ def _keeping_discard(hand: int, exclude: int) -> int:
 RUN_PARTNERS = ((1, (-1, 2)), (-1, (1, -2)), (2, (1,)), (-2, (-1,)))
 
 
-def outs(hand: int, card: int) -> int:
-    """Cards outside ``hand`` that would put ``card`` in a meld with a card of the hand."""
+def outs(gone: int, card: int, hand: int | None = None) -> int:
+    """Cards outside ``gone`` (the hand, and any card known out of play) that would put ``card``
+    in a meld with a card of ``hand`` (``gone`` itself when not given)."""
+    if hand is None:
+        hand = gone
     rank, base = card % 13, card - card % 13
     same_rank = (RANK_SPREAD << rank) & ~(1 << card)
     wanted = same_rank if hand & same_rank else 0
@@ -164,7 +174,7 @@ def outs(hand: int, card: int) -> int:
             for filler in fillers:
                 if 0 <= rank + filler <= 12:
                     wanted |= 1 << (base + rank + filler)
-    return (wanted & ~hand).bit_count()
+    return (wanted & ~gone).bit_count()
 
 
 def wants_face_up(hand: int, card: int) -> bool:
@@ -195,7 +205,7 @@ def finish_turn(sim: SimDeal, player: int, just_taken: int) -> tuple[int, int] |
     if deadwood <= rules.knock_limit:
         return discard(sim, player, card, knock=True)
     if player == sim.keeper:
-        card = keeping_discard(hand, just_taken)
+        card = keeping_discard(hand, just_taken, sim.seen)
     return discard(sim, player, card, knock=False)
 
 
@@ -205,6 +215,7 @@ def discard(sim: SimDeal, player: int, card: int, knock: bool) -> tuple[int, int
     if knock:
         return settle(sim, player)
     sim.pile.append(card)
+    sim.seen |= 1 << card
     if len(sim.stock) <= sim.rules.dead_stock:
         return DEAD, 0
     return None
