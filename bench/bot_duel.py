@@ -72,7 +72,6 @@ class PlayoutPolicy:
     view, to tune that policy as a player in seconds before LUNA searches with it."""
 
     name = "playout-policy"
-    live_outs = False
 
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
         know = Knowledge.from_view(view)
@@ -83,24 +82,19 @@ class PlayoutPolicy:
         card, deadwood = playout.policy_discard(know.hand, know.just_taken)
         if deadwood <= know.knock_limit:
             return finish_action(view, card, knock=True)
-        seen = know.pile | know.opponent_known if self.live_outs else 0
-        playout.LIVE_OUTS = self.live_outs
+        seen = know.pile | know.opponent_known  # counted only with playout.LIVE_OUTS
         return finish_action(view, playout.keeping_discard(know.hand, know.just_taken, seen), knock=False)
 
 
-class LiveOutsPolicy(PlayoutPolicy):
-    live_outs = True
+def _live_outs(build: Callable[[], Bot]) -> Callable[[], Bot]:
+    """``build``'s bot with play-outs that count only live outs (``playout.LIVE_OUTS``): a module
+    constant, so set for the whole process, which plays this one variant."""
 
-
-def _luna_live_outs(weight: float = playout.OUT_WEIGHT) -> Callable[[], Bot]:
-    """LUNA whose play-outs count only live outs (``playout.LIVE_OUTS``), each worth ``weight``:
-    module constants, so set for the whole process, which plays this one variant."""
-
-    def build() -> Bot:
+    def build_live() -> Bot:
         playout.LIVE_OUTS = True
-        return _luna_out_weight(weight)()
+        return build()
 
-    return build
+    return build_live
 
 
 class OracleSearch(Search):
@@ -193,10 +187,9 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     ),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
-    "luna-live-outs": _luna_live_outs(),  # play-outs count only outs not seen out of play
-    "luna-live-outs15": _luna_live_outs(0.15),
+    "luna-live-outs": _live_outs(Luna),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
-    "playout-policy-live": LiveOutsPolicy,
+    "playout-policy-live": _live_outs(PlayoutPolicy),
     "carmen-asap": _carmen(ASAP),
     "carmen-asap-wary": _carmen(replace(ASAP, early_turns=6, took_caution=2)),
     "carmen-luna": _carmen(LUNA_JUDGEMENT),  # LUNA's judgement without the search

@@ -146,11 +146,10 @@ def _keeping_discard(hand: int, exclude: int, seen: int = 0) -> int:
     if not loose:
         return best_discard_mask(hand, exclude)[0]
     best, best_score = -1, -1.0
-    gone = hand | seen
     while loose:
         low = loose & -loose
         card = low.bit_length() - 1
-        score = VALUE[card] * max(0.0, 1.0 - OUT_WEIGHT * outs(gone, card, hand))
+        score = VALUE[card] * max(0.0, 1.0 - OUT_WEIGHT * outs(hand, card, seen))
         if score > best_score or (score == best_score and VALUE[card] > VALUE[best]):
             best, best_score = card, score
         loose ^= low
@@ -161,11 +160,9 @@ def _keeping_discard(hand: int, exclude: int, seen: int = 0) -> int:
 RUN_PARTNERS = ((1, (-1, 2)), (-1, (1, -2)), (2, (1,)), (-2, (-1,)))
 
 
-def outs(gone: int, card: int, hand: int | None = None) -> int:
-    """Cards outside ``gone`` (the hand, and any card known out of play) that would put ``card``
-    in a meld with a card of ``hand`` (``gone`` itself when not given)."""
-    if hand is None:
-        hand = gone
+def outs(hand: int, card: int, seen: int = 0) -> int:
+    """Cards outside ``hand`` and ``seen`` (cards known out of play) that would put ``card`` in a
+    meld with a card of the hand."""
     rank, base = card % 13, card - card % 13
     same_rank = (RANK_SPREAD << rank) & ~(1 << card)
     wanted = same_rank if hand & same_rank else 0
@@ -174,7 +171,7 @@ def outs(gone: int, card: int, hand: int | None = None) -> int:
             for filler in fillers:
                 if 0 <= rank + filler <= 12:
                     wanted |= 1 << (base + rank + filler)
-    return (wanted & ~gone).bit_count()
+    return (wanted & ~(hand | seen)).bit_count()
 
 
 def wants_face_up(hand: int, card: int) -> bool:

@@ -26,8 +26,8 @@ def test_outs_count_the_cards_that_would_meld_a_card_with_the_hand() -> None:
 def test_outs_leave_out_the_cards_known_out_of_play() -> None:
     hand = _mask("2S 2H 5D 6D KC QH 9S AS 3C 8H JD")
     dead = _mask("2C 7D")  # on the pile, or taken by the opponent
-    assert outs(hand | dead, _index("2S"), hand) == 2  # 2D for a set; 3S for A-2-3
-    assert outs(hand | dead, _index("5D"), hand) == 1  # 4D only
+    assert outs(hand, _index("2S"), dead) == 2  # 2D for a set; 3S for A-2-3
+    assert outs(hand, _index("5D"), dead) == 1  # 4D only
 
 
 def test_live_outs_keep_the_pair_whose_last_card_is_still_live(monkeypatch) -> None:
