@@ -5,6 +5,10 @@ plays deal ``i`` (deck and dealer fixed by the seed and ``i``) twice, VARIANT in
 deal at a time at the score 0-0 of a match to the rule set's target, and appends one JSON line per
 deal played: the variant's net points (points won minus points lost) and its decision CPU times.
 
+``python -m bench.bot_duel arena VARIANT OPPONENT [arena options]`` plays whole matches with
+``bots.arena`` (same options and report), VARIANT registered as one more arena bot, so a variant
+can be measured over matches without changing LUNA.
+
 ``python -m bench.bot_duel compare A.jsonl B.jsonl`` pairs the deals both logs played (same rule
 set, opponent, seed, deal number, seat) and prints each log's net points per deal with a 95%
 interval, and the paired difference A - B with its 95% interval: the same cards for both, so
@@ -334,7 +338,21 @@ def report(paths: Sequence[str], baseline: str | None) -> str:
     return "\n".join(lines)
 
 
+def arena(argv: Sequence[str]) -> int:
+    """``bots.arena`` with the variants named in ``argv`` registered as arena bots. The arena's
+    worker processes are forked after this, so they see them too."""
+    from bots import arena as bots_arena
+
+    for name in argv:
+        if name in VARIANTS:
+            ARENA_BOTS[name] = VARIANTS[name]  # type: ignore[assignment]  # a builder, called like a class
+    return bots_arena.main(argv)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["arena"]:
+        return arena(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m bench.bot_duel", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     playing = commands.add_parser("play", help="play deals and log them")
@@ -347,6 +365,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     playing.add_argument("--seed", type=int, default=0)
     playing.add_argument("--workers", type=int, default=1)
     playing.add_argument("--log", required=True)
+    commands.add_parser("arena", help="whole matches with bots.arena, variants included (its options)")
     comparing = commands.add_parser("compare", help="paired difference of two logs")
     comparing.add_argument("logs", nargs=2)
     args = parser.parse_args(argv)
