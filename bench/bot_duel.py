@@ -45,11 +45,15 @@ from rules.cards import cards_to_mask
 from rules.moves import BIG_GIN, Action
 from rules.view import DealView
 
+# LUNA's defaults up to commit aefcd13, which every variant below starts from, so that the
+# commands of bench/README.md keep their figures; "luna-aefcd13" is that LUNA itself
+BEFORE_SELECTION: dict[str, Any] = {"selection": 0.0, "selection_cap": 52, "least_deadwood_candidate": False}
+
 
 def _luna(**knobs: Any) -> Callable[[], Bot]:
     def build() -> Bot:
         bot = Luna()
-        for key, value in knobs.items():
+        for key, value in {**BEFORE_SELECTION, **knobs}.items():
             if not hasattr(bot, key):
                 raise AttributeError(f"LUNA has no knob {key}")
             setattr(bot, key, value)
@@ -66,7 +70,7 @@ def _luna_out_weight(weight: float) -> Callable[[], Bot]:
         if weight != playout.OUT_WEIGHT:
             playout.OUT_WEIGHT = weight
             playout._KEEPING.clear()  # memoised choices made with the old weight
-        return Luna()
+        return _luna()()
 
     return build
 
@@ -113,6 +117,7 @@ class OracleSearch(Search):
 class OracleLuna(Luna):
     search_type = OracleSearch
     true_hidden = 0  # set by play_one before each decision
+    least_deadwood_candidate = False  # as LUNA up to aefcd13 (its samples are the true hand)
 
 
 def _carmen(judgement: Judgement) -> Callable[[], Bot]:
@@ -132,9 +137,11 @@ STRICT = PlayerModel(poor_throw=0.05, skipped_knock=0.3, declined_meld=0.05)  # 
 
 VSTRICT = PlayerModel(poor_throw=0.01, skipped_knock=0.1, declined_meld=0.01)
 
-# Knobs are relative to LUNA as it is now; "luna-before" is LUNA up to commit e00dc67.
+# Knobs are relative to LUNA up to commit aefcd13 ("luna-aefcd13"); "luna-before" is LUNA up
+# to commit e00dc67. "luna" plays LUNA as it is now ("luna-sel07c3-least" below).
 VARIANTS: dict[str, Callable[[], Bot]] = {
-    "luna-slack0": _luna(knock_slack=0),  # LUNA as it is (KNOCK_SLACK 0)
+    "luna-aefcd13": _luna(),
+    "luna-slack0": _luna(knock_slack=0),  # LUNA up to aefcd13 (KNOCK_SLACK 0)
     "luna-before": _luna(judgement=CARMEN_JUDGEMENT, keeping_playouts=False),
     "luna-conf1": _luna(confidence=1.0),
     "luna-conf1-close2": _luna(confidence=1.0, close_factor=2.0),
@@ -191,7 +198,7 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     ),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
-    "luna-live-outs": _live_outs(Luna),  # play-outs count only outs not seen out of play
+    "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),
     "carmen-asap": _carmen(ASAP),

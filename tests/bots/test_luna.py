@@ -173,7 +173,7 @@ def test_select_kept_drops_the_highest_loose_cards_and_keeps_melds() -> None:
 def _sampled_deadwood(selection: float) -> float:
     view = _early_view(6, plain_discard=True)
     bot = Luna()
-    bot.selection = selection
+    bot.selection, bot.selection_cap = selection, 52
     search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
     rng = random.Random(5)
     hands = [search.know.opponent_known | search.sample_hidden(rng) for _ in range(200)]
@@ -189,6 +189,7 @@ def _poor_throw_share(history_guesses: int) -> float:
     """Share of sampled hands from which the opponent's latest discard was a poor throw."""
     view = _early_view(6, plain_discard=True)
     bot = Luna()
+    bot.selection = 0.0  # the cards alone, so that only the weighing differs
     bot.history_guesses = history_guesses
     bot.history_model = PlayerModel(poor_throw=0.05)
     search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
