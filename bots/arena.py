@@ -34,6 +34,11 @@ from . import ARENA_BOTS
 from .base import Bot, MatchContext
 
 MAX_DEALS = 500  # a guard against a match that never ends (dead deals forever)
+MAX_ACTIONS = 1_000  # a guard against a deal that never ends (bots passing discards round)
+
+
+class EndlessDeal(RuntimeError):
+    """A deal went past MAX_ACTIONS: a defect of the bots, reported with the match to replay it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +78,11 @@ def play_match(setup: Setup, number: int) -> MatchResult:
     while not match.is_over and len(match.records) < MAX_DEALS:
         deck = list(CARDS)
         rng.shuffle(deck)
-        deal = play_deal(match.next_deal(deck), match, bots, rngs, side_at, result)
+        try:
+            deal = play_deal(match.next_deal(deck), match, bots, rngs, side_at, result)
+        except EndlessDeal as endless:
+            where = f"match {number} of seed {setup.seed} ({' vs '.join(setup.names)}), deal {len(match.records) + 1}"
+            raise EndlessDeal(f"{where}: {endless}") from None
         match = match.record(deal)
         knocker = deal.knocker
         result.deals.append(
@@ -99,6 +108,8 @@ def play_deal(
     totals = match.totals
     target = match.ruleset.target
     while not deal.is_over:
+        if deal.version >= MAX_ACTIONS:
+            raise EndlessDeal(f"no end after {deal.version} actions")
         seat = deal.to_play
         assert seat is not None
         side = side_at[seat]

@@ -19,6 +19,8 @@ from rules.moves import (
 )
 from rules.view import DealView
 
+from .knowledge import repeats_position
+
 
 @dataclass(frozen=True, slots=True)
 class MatchContext:
@@ -54,9 +56,11 @@ def legal_kinds(view: DealView) -> set[str]:
 
 
 def draw_action(view: DealView, take: bool) -> Action:
-    """Take the face-up card (offer round or normal draw) or decline it."""
+    """Take the face-up card (offer round or normal draw) or decline it. A bot never takes it
+    at a position it has already faced with the stock as it is (knowledge.repeats_position):
+    that would feed an exchange of discards that never ends the deal."""
     kinds = legal_kinds(view)
-    if take:
+    if take and not repeats_position(view):
         for kind in (TAKE_UPCARD, TAKE_DISCARD):
             if kind in kinds:
                 return Action(kind)

@@ -83,6 +83,32 @@ def replayed_backwards(view: DealView) -> Iterator[tuple[Event, int]]:
         yield event, pile[-1] if pile else -1
 
 
+def repeats_position(view: DealView) -> bool:
+    """Whether the seat to draw has faced this very position before in the deal: the same hand
+    and the same face-up card, with no stock draw since. Two players who keep taking each
+    other's discards can pass the same cards round for ever; the stock never shrinks then."""
+    if view.seat is None or view.hand is None or not view.discard_pile:
+        return False
+    hand = now = cards_to_mask(view.hand)
+    pile = [card.index for card in view.discard_pile]
+    top = pile[-1]
+    for event in reversed(view.history):
+        if event.kind not in (DISCARD, TAKE_DISCARD) or event.card is None:
+            return False  # a stock draw (or the deal's opening): the position cannot come back
+        card = event.card.index
+        mine = event.seat == view.seat
+        if event.kind == DISCARD:
+            pile.pop()
+            hand |= (1 << card) if mine else 0
+            continue
+        pile.append(card)
+        if mine:
+            hand &= ~(1 << card)
+            if hand == now and card == top:
+                return True
+    return False
+
+
 def _opponent_record(view: DealView, opponent: int) -> tuple[int, int, int]:
     """(cards the opponent discarded, face-up cards it declined, discards made so far)."""
     discards = refused = turns = 0

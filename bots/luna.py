@@ -38,7 +38,7 @@ from .carmen import EARLY_TURNS, Judgement, knock_ceiling, ranked_discards
 from .carmen import wants_face_up as carmen_wants_face_up
 from .handeval import VALUE, bits, related
 from .history import PlayerModel, explains, opponent_turns
-from .knowledge import Knowledge
+from .knowledge import Knowledge, repeats_position
 from .matchodds import match_chance
 from .playout import (
     DEAD,
@@ -107,6 +107,8 @@ class Luna:
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
         know = Knowledge.from_view(view)
+        if know.phase == "draw" and repeats_position(view):
+            return draw_action(view, False)  # what draw_action would do after the search anyway
         search = self.search_type(view, know, match or NO_MATCH, self)
         if know.phase in ("offer", "draw"):
             return draw_action(view, search.best_draw(rng, self.draw_samples))
