@@ -9,6 +9,10 @@ undercut rates and each bot's median / p99 decision time.
 run keeps its matches; ``--resume`` plays only the matches the log lacks, and
 ``--report FILE...`` prints the report of the matches in one or more logs (runs
 with other seeds or other ``--first`` match ranges combine).
+
+A deal still going after MAX_ACTIONS actions stops the run with `EndlessDeal`, which names
+the match (seed and number) to replay: the bots draw from the stock rather than repeat a
+position (knowledge.repeats_position), so such a deal is a defect, never a result.
 """
 
 from __future__ import annotations
