@@ -87,7 +87,7 @@ def repeats_position(view: DealView) -> bool:
     """Whether the seat to draw has faced this very position before in the deal: the same hand
     and the same face-up card, with no stock draw since. Two players who keep taking each
     other's discards can pass the same cards round for ever; the stock never shrinks then."""
-    if view.seat is None or view.hand is None or not view.discard_pile:
+    if view.phase != "draw" or not view.is_my_turn or view.hand is None or not view.discard_pile:
         return False
     hand = now = cards_to_mask(view.hand)
     pile = [card.index for card in view.discard_pile]

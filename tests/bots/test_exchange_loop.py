@@ -24,10 +24,13 @@ def test_a_position_repeats_only_once_the_same_hand_meets_the_same_card_again() 
     start = EXCHANGE_LOOP_START
     assert not repeats_position(exchange_loop(start).view(0))
     for later in range(start + 2, start + EXCHANGE_LOOP_PERIOD, 2):  # the other draws of the first round
-        assert not repeats_position(exchange_loop(later).view(exchange_loop(later).to_play or 0))
+        deal = exchange_loop(later)
+        assert deal.phase == "draw" and not repeats_position(deal.view(deal.to_play or 0))
     again = exchange_loop(start + EXCHANGE_LOOP_PERIOD)
     assert again.to_play == 0 and repeats_position(again.view(0))
-    assert not repeats_position(again.view(1))  # not this seat's turn: no hand of its own repeats
+    assert not repeats_position(again.view(1))  # not this seat's turn to draw
+    taken, _ = again.apply("take_discard")
+    assert not repeats_position(taken.view(0))  # the draw is made: a discard to choose, not a draw
 
 
 def test_a_stock_draw_ends_the_look_back() -> None:
