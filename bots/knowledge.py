@@ -90,22 +90,15 @@ def repeats_position(view: DealView) -> bool:
     if view.phase != "draw" or not view.is_my_turn or view.hand is None or not view.discard_pile:
         return False
     hand = now = cards_to_mask(view.hand)
-    pile = [card.index for card in view.discard_pile]
-    top = pile[-1]
-    for event in reversed(view.history):
+    top = view.discard_pile[-1].index
+    for event, top_before in replayed_backwards(view):
         if event.kind not in (DISCARD, TAKE_DISCARD) or event.card is None:
             return False  # a stock draw (or the deal's opening): the position cannot come back
-        card = event.card.index
-        mine = event.seat == view.seat
-        if event.kind == DISCARD:
-            pile.pop()
-            hand |= (1 << card) if mine else 0
+        if event.seat != view.seat:
             continue
-        pile.append(card)
-        if mine:
-            hand &= ~(1 << card)
-            if hand == now and card == top:
-                return True
+        hand ^= 1 << event.card.index  # going back, a discard returns to the hand and a take leaves it
+        if event.kind == TAKE_DISCARD and hand == now and top_before == top:
+            return True
     return False
 
 

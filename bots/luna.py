@@ -106,9 +106,9 @@ class Luna:
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
-        know = Knowledge.from_view(view)
-        if know.phase == "draw" and repeats_position(view):
+        if repeats_position(view):
             return draw_action(view, False)  # what draw_action would do after the search anyway
+        know = Knowledge.from_view(view)
         search = self.search_type(view, know, match or NO_MATCH, self)
         if know.phase in ("offer", "draw"):
             return draw_action(view, search.best_draw(rng, self.draw_samples))

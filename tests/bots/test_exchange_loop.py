@@ -12,7 +12,7 @@ from bots.arena import MAX_ACTIONS, EndlessDeal, Setup, run
 from bots.base import Bot
 from bots.knowledge import repeats_position
 from rules import RULESETS
-from rules.moves import DRAW_STOCK, TAKE_DISCARD, Action
+from rules.moves import DISCARD, DRAW_STOCK, TAKE_DISCARD, Action
 from rules.view import DealView
 
 from .positions import EXCHANGE_LOOP_PERIOD, EXCHANGE_LOOP_START, exchange_loop
@@ -71,7 +71,7 @@ class Swapper:
         for action in view.legal_actions:
             if action.kind == TAKE_DISCARD:
                 return action
-        discards = [action for action in view.legal_actions if action.kind == "discard"]
+        discards = [action for action in view.legal_actions if action.kind == DISCARD]
         return discards[0] if discards else view.legal_actions[0]
 
 
