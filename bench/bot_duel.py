@@ -198,6 +198,17 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     ),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
+    "luna-opp-melds": _luna(
+        selection=0.7, selection_cap=3, least_deadwood_candidate=True, opponent_takes_melds=True
+    ),  # LUNA as it is, the opponent's play-outs taking the face-up card only to meld it
+    "luna-opp-gain2": _luna(
+        selection=0.7, selection_cap=3, least_deadwood_candidate=True, opponent_take_gain=2
+    ),  # the opponent's play-outs take the face-up card when it saves 2 points, not 4
+    "luna-opp-gain1": _luna(
+        selection=0.7, selection_cap=3, least_deadwood_candidate=True, opponent_take_gain=1
+    ),
+    "luna-own-gain3": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, own_take_gain=3),
+    "luna-own-gain6": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, own_take_gain=6),
     "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),

@@ -42,6 +42,7 @@ from .knowledge import Knowledge, repeats_position
 from .matchodds import match_chance
 from .playout import (
     DEAD,
+    TAKE_GAIN,
     SimDeal,
     SimRules,
     arranged,
@@ -50,7 +51,7 @@ from .playout import (
     finish_turn,
     play_out,
     policy_discard,
-    wants_face_up,
+    takes_face_up,
 )
 
 DRAW_SAMPLES = 320  # most sampled deals for a take-or-draw decision (two candidates)
@@ -101,6 +102,9 @@ class Luna:
     history_for_knocks = True  # False: a decision with a knock among its moves samples as without
     judgement: Judgement = LUNA_JUDGEMENT  # ranks the candidates and picks the default move
     keeping_playouts = True  # LUNA's own play-outs keep cards with outs (playout.keeping_discard)
+    opponent_takes_melds = False  # the opponent's play-outs take the face-up card only to meld it
+    opponent_take_gain = TAKE_GAIN  # else when it saves this much deadwood (playout.wants_face_up)
+    own_take_gain = TAKE_GAIN  # the same for LUNA's own seat in its play-outs
     search_type: type[Search]  # Search unless a benchmark's diagnostic says otherwise (set below)
 
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
@@ -155,7 +159,7 @@ class Search:
         if self.view.dealer == me:  # the non-dealer passed already: it must draw from the stock
             draw(sim, opponent, False)
             return finish_turn(sim, opponent, -1) or play_out(sim, me)
-        if wants_face_up(sim.hands[opponent], sim.pile[-1]):
+        if takes_face_up(sim, opponent, sim.pile[-1]):
             taken = draw(sim, opponent, True)
             return finish_turn(sim, opponent, taken) or play_out(sim, me)
         draw(sim, me, False)
@@ -245,7 +249,19 @@ class Search:
         hands[1 - self.me] = know.opponent_known | hidden
         pile = [card.index for card in self.view.discard_pile]
         keeper = self.me if self.tuning.keeping_playouts else -1
-        return SimDeal(self.rules, hands, stock, pile, keeper, know.pile | know.opponent_known)
+        seen = know.pile | know.opponent_known
+        tuning = self.tuning
+        return SimDeal(
+            self.rules,
+            hands,
+            stock,
+            pile,
+            keeper,
+            seen,
+            tuning.opponent_takes_melds,
+            tuning.opponent_take_gain,
+            tuning.own_take_gain,
+        )
 
     def sample_hidden(self, rng: random.Random) -> int:
         """The opponent's hidden cards. A hand that could have knocked after its last discard,
