@@ -120,6 +120,36 @@ class OracleLuna(Luna):
     least_deadwood_candidate = False  # as LUNA up to aefcd13 (its samples are the true hand)
 
 
+class DeadwoodOracleSearch(Search):
+    """A diagnostic, never a bot of the site: LUNA's sampled opponent hands kept only when their
+    deadwood is within DEADWOOD_ORACLE_SLACK of the true hand's (the cards themselves stay
+    guessed), to measure what knowing how close the opponent is to knocking would be worth."""
+
+    def sample_hidden(self, rng: random.Random) -> int:
+        tuning = self.tuning
+        assert isinstance(tuning, DeadwoodOracleLuna)
+        known = self.know.opponent_known
+        truth = playout.arranged(known | tuning.true_hidden)[1]
+        best, best_gap = 0, 999
+        for _ in range(DEADWOOD_ORACLE_TRIES):
+            hidden = self.proposed_hidden(self.know.opponent_hidden_count, rng)
+            gap = abs(playout.arranged(known | hidden)[1] - truth)
+            if gap < best_gap:
+                best, best_gap = hidden, gap
+            if gap <= DEADWOOD_ORACLE_SLACK:
+                break
+        return best
+
+
+DEADWOOD_ORACLE_TRIES, DEADWOOD_ORACLE_SLACK = 64, 2
+
+
+class DeadwoodOracleLuna(OracleLuna):
+    search_type = DeadwoodOracleSearch
+    least_deadwood_candidate = True  # as LUNA is now
+    selection, selection_cap = 0.7, 3
+
+
 def _carmen(judgement: Judgement) -> Callable[[], Bot]:
     def build() -> Bot:
         bot = Carmen()
@@ -164,6 +194,7 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-plaus2": _luna(keep_implausible=0.2),
     "luna-samples2": _luna(draw_samples=2 * DRAW_SAMPLES, discard_samples=2 * DISCARD_SAMPLES),
     "luna-oracle": OracleLuna,
+    "luna-oracle-deadwood": DeadwoodOracleLuna,
     "luna-sel05": _luna(selection=0.5),
     "luna-sel1": _luna(selection=1.0),
     "luna-sel15": _luna(selection=1.5),
@@ -209,6 +240,15 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     ),
     "luna-own-gain3": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, own_take_gain=3),
     "luna-own-gain6": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, own_take_gain=6),
+    "luna-asap10": _luna(
+        selection=0.7, selection_cap=3, least_deadwood_candidate=True, knock_asap_below_undercut=10
+    ),  # knocks whenever allowed where the undercut bonus is 10 or less (classic)
+    "luna-share55": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, deal_share=0.55),
+    "luna-took-melds": _luna(
+        selection=0.7, selection_cap=3, least_deadwood_candidate=True, keep_unmelded_take=0.1, redraws=8
+    ),  # sampled hands meld what the opponent took from the pile (most players take to meld)
+    "luna-conf2": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, confidence=2.0),
+    "luna-conf25": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, confidence=2.5),
     "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),

@@ -89,6 +89,8 @@ class Luna:
     keep_knockable = KEEP_KNOCKABLE
     keep_knockable_early = KEEP_KNOCKABLE  # the same in the first EARLY_TURNS discards of a deal
     keep_implausible = KEEP_IMPLAUSIBLE
+    keep_unmelded_take = 1.0  # chance to keep a sampled hand that does not meld a card the opponent took
+    redraws = REDRAWS
     selection = SELECTION  # extra cards dealt per opponent discard, its worst then dropped (select_kept)
     selection_cap = SELECTION_CAP  # the most extra cards dealt
     plausible_swaps = 0  # loose cards above the opponent's latest discard swapped for unseen ones
@@ -96,6 +98,8 @@ class Luna:
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = True  # study the least-deadwood discard too
     knock_slack = KNOCK_SLACK
+    deal_share = 0.5  # share of the deals LUNA's match odds expect it to win (bots.matchodds)
+    knock_asap_below_undercut = -1  # knock whenever allowed where the undercut bonus is at most this
     history_guesses = 0  # guessed hands weighed by the opponent's past turns (0: no weighing)
     history_depth = 6  # the opponent's latest turns they are weighed by
     history_model = PlayerModel()
@@ -173,6 +177,8 @@ class Search:
         knock_card, deadwood = best_discard_mask(know.hand, know.just_taken)
         can_knock = find_action(view, KNOCK, knock_card) is not None
         if can_knock and deadwood == 0:
+            return finish_action(view, knock_card, knock=True)
+        if can_knock and view.ruleset.undercut_bonus <= self.tuning.knock_asap_below_undercut:
             return finish_action(view, knock_card, knock=True)
         options = [
             (card, False)
@@ -272,14 +278,18 @@ class Search:
             return self.guess_from_history(rng)
         keep = tuning.keep_knockable_early if know.turns <= EARLY_TURNS else tuning.keep_knockable
         hidden = 0
-        for _ in range(REDRAWS + 1):
+        for _ in range(tuning.redraws + 1):
             hidden = self.proposed_hidden(know.opponent_hidden_count, rng)
             if tuning.plausible_swaps:
                 hidden = self.make_plausible(hidden, rng)
             if not know.opponent_discards:
                 break
             hand = know.opponent_known | hidden
-            if arranged(hand)[1] <= know.knock_limit and rng.random() >= keep:
+            melded, deadwood = arranged(hand)
+            if deadwood <= know.knock_limit and rng.random() >= keep:
+                continue
+            unmelded_take = know.opponent_known & ~melded
+            if unmelded_take and rng.random() >= tuning.keep_unmelded_take:
                 continue
             implausible = tuning.keep_implausible < 1 and self.implausible_discard(hand)
             if implausible and rng.random() >= tuning.keep_implausible:
@@ -364,7 +374,9 @@ class Search:
             mine += points
         elif winner != DEAD:
             theirs += points
-        return match_chance(mine, theirs, match.target, ruleset.gin_bonus, ruleset.undercut_bonus)
+        return match_chance(
+            mine, theirs, match.target, ruleset.gin_bonus, ruleset.undercut_bonus, self.tuning.deal_share
+        )
 
 
 Luna.search_type = Search
