@@ -229,26 +229,13 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     ),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
-    "luna-opp-melds": _luna(
-        selection=0.7, selection_cap=3, least_deadwood_candidate=True, opponent_takes_melds=True
-    ),  # LUNA as it is, the opponent's play-outs taking the face-up card only to meld it
-    "luna-opp-gain2": _luna(
-        selection=0.7, selection_cap=3, least_deadwood_candidate=True, opponent_take_gain=2
-    ),  # the opponent's play-outs take the face-up card when it saves 2 points, not 4
-    "luna-opp-gain1": _luna(
-        selection=0.7, selection_cap=3, least_deadwood_candidate=True, opponent_take_gain=1
-    ),
-    "luna-own-gain3": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, own_take_gain=3),
-    "luna-own-gain6": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, own_take_gain=6),
-    "luna-asap10": _luna(
-        selection=0.7, selection_cap=3, least_deadwood_candidate=True, knock_asap_below_undercut=10
-    ),  # knocks whenever allowed where the undercut bonus is 10 or less (classic)
-    "luna-share55": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, deal_share=0.55),
-    "luna-took-melds": _luna(
-        selection=0.7, selection_cap=3, least_deadwood_candidate=True, keep_unmelded_take=0.1, redraws=8
-    ),  # sampled hands meld what the opponent took from the pile (most players take to meld)
     "luna-conf2": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, confidence=2.0),
-    "luna-conf25": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, confidence=2.5),
+    "luna-end-knocks": _luna(
+        selection=0.7, selection_cap=3, least_deadwood_candidate=True, end_knocks=True
+    ),  # near the end of a match every legal knock is among the candidates (Luna.end_knocks)
+    "luna-all-knocks": _luna(
+        selection=0.7, selection_cap=3, least_deadwood_candidate=True, end_knocks=True, knock_slack=10
+    ),  # every legal knock is studied: as the default move (slack 10), and near a match's end (end_knocks)
     "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),

@@ -42,7 +42,6 @@ from .knowledge import Knowledge, repeats_position
 from .matchodds import match_chance
 from .playout import (
     DEAD,
-    TAKE_GAIN,
     SimDeal,
     SimRules,
     arranged,
@@ -51,7 +50,7 @@ from .playout import (
     finish_turn,
     play_out,
     policy_discard,
-    takes_face_up,
+    wants_face_up,
 )
 
 DRAW_SAMPLES = 320  # most sampled deals for a take-or-draw decision (two candidates)
@@ -89,8 +88,6 @@ class Luna:
     keep_knockable = KEEP_KNOCKABLE
     keep_knockable_early = KEEP_KNOCKABLE  # the same in the first EARLY_TURNS discards of a deal
     keep_implausible = KEEP_IMPLAUSIBLE
-    keep_unmelded_take = 1.0  # chance to keep a sampled hand that does not meld a card the opponent took
-    redraws = REDRAWS
     selection = SELECTION  # extra cards dealt per opponent discard, its worst then dropped (select_kept)
     selection_cap = SELECTION_CAP  # the most extra cards dealt
     plausible_swaps = 0  # loose cards above the opponent's latest discard swapped for unseen ones
@@ -98,17 +95,13 @@ class Luna:
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = True  # study the least-deadwood discard too
     knock_slack = KNOCK_SLACK
-    deal_share = 0.5  # share of the deals LUNA's match odds expect it to win (bots.matchodds)
-    knock_asap_below_undercut = -1  # knock whenever allowed where the undercut bonus is at most this
+    end_knocks = False  # near the end of a match, any legal knock is studied (not the default)
     history_guesses = 0  # guessed hands weighed by the opponent's past turns (0: no weighing)
     history_depth = 6  # the opponent's latest turns they are weighed by
     history_model = PlayerModel()
     history_for_knocks = True  # False: a decision with a knock among its moves samples as without
     judgement: Judgement = LUNA_JUDGEMENT  # ranks the candidates and picks the default move
     keeping_playouts = True  # LUNA's own play-outs keep cards with outs (playout.keeping_discard)
-    opponent_takes_melds = False  # the opponent's play-outs take the face-up card only to meld it
-    opponent_take_gain = TAKE_GAIN  # else when it saves this much deadwood (playout.wants_face_up)
-    own_take_gain = TAKE_GAIN  # the same for LUNA's own seat in its play-outs
     search_type: type[Search]  # Search unless a benchmark's diagnostic says otherwise (set below)
 
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
@@ -163,7 +156,7 @@ class Search:
         if self.view.dealer == me:  # the non-dealer passed already: it must draw from the stock
             draw(sim, opponent, False)
             return finish_turn(sim, opponent, -1) or play_out(sim, me)
-        if takes_face_up(sim, opponent, sim.pile[-1]):
+        if wants_face_up(sim.hands[opponent], sim.pile[-1]):
             taken = draw(sim, opponent, True)
             return finish_turn(sim, opponent, taken) or play_out(sim, me)
         draw(sim, me, False)
@@ -178,8 +171,6 @@ class Search:
         can_knock = find_action(view, KNOCK, knock_card) is not None
         if can_knock and deadwood == 0:
             return finish_action(view, knock_card, knock=True)
-        if can_knock and view.ruleset.undercut_bonus <= self.tuning.knock_asap_below_undercut:
-            return finish_action(view, knock_card, knock=True)
         options = [
             (card, False)
             for _, card in ranked_discards(know, self.tuning.judgement)[: self.tuning.discard_candidates]
@@ -192,6 +183,8 @@ class Search:
         if can_knock and deadwood <= self.knock_ceiling():
             options.insert(0, (knock_card, True))
             self.weigh_history = self.weigh_history and self.tuning.history_for_knocks
+        elif can_knock and self.tuning.end_knocks and self.match_may_end():
+            options.append((knock_card, True))  # the match odds, not the ceiling, judge it there
         moves = [self.discard_move(card, knocks) for card, knocks in options]
         card, knocks = options[self.pick(moves, samples, rng)]
         return finish_action(view, card, knock=knocks)
@@ -203,6 +196,15 @@ class Search:
         if match.target is not None and match.opponent_total + undercut >= match.target:
             return ceiling
         return ceiling + self.tuning.knock_slack
+
+    def match_may_end(self) -> bool:
+        """Whether this deal may well end the match: an undercut would hand the opponent the
+        target, or a plain knock would bring LUNA to it."""
+        match, ruleset = self.match, self.view.ruleset
+        if match.target is None:
+            return False
+        against = match.opponent_total + ruleset.undercut_bonus >= match.target
+        return against or match.my_total + self.know.knock_limit >= match.target
 
     def discard_move(self, card: int, knock: bool) -> Move:
         me = self.me
@@ -255,19 +257,7 @@ class Search:
         hands[1 - self.me] = know.opponent_known | hidden
         pile = [card.index for card in self.view.discard_pile]
         keeper = self.me if self.tuning.keeping_playouts else -1
-        seen = know.pile | know.opponent_known
-        tuning = self.tuning
-        return SimDeal(
-            self.rules,
-            hands,
-            stock,
-            pile,
-            keeper,
-            seen,
-            tuning.opponent_takes_melds,
-            tuning.opponent_take_gain,
-            tuning.own_take_gain,
-        )
+        return SimDeal(self.rules, hands, stock, pile, keeper, know.pile | know.opponent_known)
 
     def sample_hidden(self, rng: random.Random) -> int:
         """The opponent's hidden cards. A hand that could have knocked after its last discard,
@@ -278,18 +268,14 @@ class Search:
             return self.guess_from_history(rng)
         keep = tuning.keep_knockable_early if know.turns <= EARLY_TURNS else tuning.keep_knockable
         hidden = 0
-        for _ in range(tuning.redraws + 1):
+        for _ in range(REDRAWS + 1):
             hidden = self.proposed_hidden(know.opponent_hidden_count, rng)
             if tuning.plausible_swaps:
                 hidden = self.make_plausible(hidden, rng)
             if not know.opponent_discards:
                 break
             hand = know.opponent_known | hidden
-            melded, deadwood = arranged(hand)
-            if deadwood <= know.knock_limit and rng.random() >= keep:
-                continue
-            unmelded_take = know.opponent_known & ~melded
-            if unmelded_take and rng.random() >= tuning.keep_unmelded_take:
+            if arranged(hand)[1] <= know.knock_limit and rng.random() >= keep:
                 continue
             implausible = tuning.keep_implausible < 1 and self.implausible_discard(hand)
             if implausible and rng.random() >= tuning.keep_implausible:
@@ -374,9 +360,7 @@ class Search:
             mine += points
         elif winner != DEAD:
             theirs += points
-        return match_chance(
-            mine, theirs, match.target, ruleset.gin_bonus, ruleset.undercut_bonus, self.tuning.deal_share
-        )
+        return match_chance(mine, theirs, match.target, ruleset.gin_bonus, ruleset.undercut_bonus)
 
 
 Luna.search_type = Search

@@ -28,13 +28,9 @@ def deal_points(gin_bonus: int, undercut_bonus: int) -> tuple[tuple[float, int],
 
 
 @lru_cache(maxsize=32)
-def win_table(
-    target: int, gin_bonus: int, undercut_bonus: int, share: float = 0.5
-) -> tuple[tuple[float, ...], ...]:
-    """table[a][b]: chance of winning from a points against b (both below target), for the
-    seat that wins ``share`` of the deals."""
+def win_table(target: int, gin_bonus: int, undercut_bonus: int) -> tuple[tuple[float, ...], ...]:
+    """table[a][b]: chance of winning from a points against b (both below target)."""
     outcomes = deal_points(gin_bonus, undercut_bonus)
-    other = 1.0 - share
     table = [[0.0] * target for _ in range(target)]
     for total in range(2 * target - 2, -1, -1):
         for mine in range(max(0, total - target + 1), min(total, target - 1) + 1):
@@ -42,24 +38,21 @@ def win_table(
             value = 0.0
             for chance, points in outcomes:
                 if mine + points >= target:
-                    value += chance * share
+                    value += chance * 0.5
                 else:
-                    value += chance * share * table[mine + points][theirs]
+                    value += chance * 0.5 * table[mine + points][theirs]
                 if theirs + points < target:
-                    value += chance * other * table[mine][theirs + points]
+                    value += chance * 0.5 * table[mine][theirs + points]
             table[mine][theirs] = value
     return tuple(tuple(row) for row in table)
 
 
-def match_chance(
-    mine: int, theirs: int, target: int | None, gin_bonus: int, undercut_bonus: int, share: float = 0.5
-) -> float:
-    """Chance of winning the match at these totals (1 or 0 once someone reached the target),
-    for a seat that wins ``share`` of the deals."""
+def match_chance(mine: int, theirs: int, target: int | None, gin_bonus: int, undercut_bonus: int) -> float:
+    """Chance of winning the match at these totals (1 or 0 once someone reached the target)."""
     if target is None:
         return 0.5
     if mine >= target:
         return 1.0
     if theirs >= target:
         return 0.0
-    return win_table(target, gin_bonus, undercut_bonus, share)[mine][theirs]
+    return win_table(target, gin_bonus, undercut_bonus)[mine][theirs]

@@ -54,21 +54,10 @@ class SimDeal:
     pile: list[int]
     keeper: int = -1  # the seat that keeps cards with outs (keeping_discard); -1: neither
     seen: int = 0  # cards the keeper knows are out of play: ever on the pile, or taken by the other
-    other_takes_melds: bool = False  # the seat that is not the keeper takes the face-up card only to meld it
-    other_take_gain: int = TAKE_GAIN  # otherwise the deadwood the face-up card must save that seat
-    keeper_take_gain: int = TAKE_GAIN  # the same for the keeper
 
     def copy(self) -> SimDeal:
         return SimDeal(
-            self.rules,
-            self.hands.copy(),
-            self.stock.copy(),
-            self.pile.copy(),
-            self.keeper,
-            self.seen,
-            self.other_takes_melds,
-            self.other_take_gain,
-            self.keeper_take_gain,
+            self.rules, self.hands.copy(), self.stock.copy(), self.pile.copy(), self.keeper, self.seen
         )
 
 
@@ -185,14 +174,9 @@ def outs(hand: int, card: int, seen: int = 0) -> int:
     return (wanted & ~(hand | seen)).bit_count()
 
 
-def wants_face_up(hand: int, card: int, gain: int = TAKE_GAIN) -> bool:
-    """The play-out policy's draw: take ``card`` if it saves ``gain`` points of deadwood."""
-    return policy_discard(hand | 1 << card, card)[1] + gain <= arranged(hand)[1]
-
-
-def melds_face_up(hand: int, card: int) -> bool:
-    """Whether the least-deadwood arrangement of ``hand`` with ``card`` melds ``card``."""
-    return bool(arranged(hand | 1 << card)[0] >> card & 1)
+def wants_face_up(hand: int, card: int) -> bool:
+    """The play-out policy's draw: take ``card`` if it saves TAKE_GAIN points of deadwood."""
+    return policy_discard(hand | 1 << card, card)[1] + TAKE_GAIN <= arranged(hand)[1]
 
 
 def settle(sim: SimDeal, knocker: int) -> tuple[int, int]:
@@ -244,20 +228,11 @@ def draw(sim: SimDeal, player: int, take: bool) -> int:
     return -1
 
 
-def takes_face_up(sim: SimDeal, player: int, card: int) -> bool:
-    """The play-out's draw for ``player``: wants_face_up, or only to meld for the other seat."""
-    if player == sim.keeper:
-        return wants_face_up(sim.hands[player], card, sim.keeper_take_gain)
-    if sim.other_takes_melds:
-        return melds_face_up(sim.hands[player], card)
-    return wants_face_up(sim.hands[player], card, sim.other_take_gain)
-
-
 def play_out(sim: SimDeal, player: int) -> tuple[int, int]:
     """Play from ``player``'s draw to the end of the deal: (scoring seat or DEAD, points)."""
     while True:
         pile = sim.pile
-        take = bool(pile) and takes_face_up(sim, player, pile[-1])
+        take = bool(pile) and wants_face_up(sim.hands[player], pile[-1])
         taken = draw(sim, player, take)
         result = finish_turn(sim, player, taken)
         if result is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 
 from bots import Luna, MatchContext, SimpleBot
@@ -10,7 +11,7 @@ from bots.base import NO_MATCH
 from bots.carmen import CARMEN_JUDGEMENT, knock_ceiling
 from bots.history import PlayerModel
 from bots.knowledge import Knowledge
-from bots.luna import LUNA_JUDGEMENT, Search, select_kept
+from bots.luna import LUNA_JUDGEMENT, Move, Search, select_kept
 from bots.playout import DEAD, SimDeal, arranged
 from rules import CARDS, RULESETS, Card, Deal, DealView
 from rules.moves import DISCARD, Action
@@ -212,3 +213,29 @@ def test_luna_weighing_guesses_by_history_is_reproducible_for_a_seed() -> None:
     first = bot.choose(view, random.Random(11))
     assert all(bot.choose(view, random.Random(11)) == first for _ in range(3))
     assert first in view.legal_actions
+
+
+def _moves_studied(match: MatchContext, end_knocks: bool) -> int:
+    """How many moves LUNA's search compares in _late_search's position (5 deadwood, CARMEN's
+    ceiling 3), with or without Luna.end_knocks."""
+    search = _late_search(0, match)
+    search.tuning.end_knocks = end_knocks
+    studied = []
+    pick = search.pick
+
+    def counting_pick(moves: Sequence[Move], samples: int, rng: random.Random) -> int:
+        studied.append(len(moves))
+        return pick(moves, samples, rng)
+
+    search.pick = counting_pick  # type: ignore[method-assign]
+    search.best_finish(random.Random(1), 32)
+    return studied[0]
+
+
+def test_near_the_end_of_a_match_luna_studies_a_knock_above_its_ceiling() -> None:
+    plain = _moves_studied(MatchContext(0, 0, 100), end_knocks=True)
+    for near_the_end in (MatchContext(0, 95, 100), MatchContext(90, 0, 100), MatchContext(95, 95, 100)):
+        assert _moves_studied(near_the_end, end_knocks=True) == plain + 1
+        assert _moves_studied(near_the_end, end_knocks=False) == plain
+    assert _moves_studied(MatchContext(80, 80, 100), end_knocks=True) == plain
+    assert _moves_studied(NO_MATCH, end_knocks=True) == plain
