@@ -236,6 +236,13 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-all-knocks": _luna(
         selection=0.7, selection_cap=3, least_deadwood_candidate=True, end_knocks=True, knock_slack=10
     ),  # every legal knock is studied: as the default move (slack 10), and near a match's end (end_knocks)
+    "luna-cheap-knocks": _luna(
+        selection=0.7,
+        selection_cap=3,
+        least_deadwood_candidate=True,
+        end_knocks=True,
+        cheap_undercut_slack=10,
+    ),  # luna-all-knocks where an undercut costs 10 or less (classic), luna-end-knocks elsewhere
     "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),

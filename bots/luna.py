@@ -96,6 +96,8 @@ class Luna:
     least_deadwood_candidate = True  # study the least-deadwood discard too
     knock_slack = KNOCK_SLACK
     end_knocks = False  # near the end of a match, any legal knock is studied (not the default)
+    cheap_undercut = 10  # an undercut bonus this low or lower makes an undercut cheap...
+    cheap_undercut_slack = 0  # ...and adds this to the knock slack there
     history_guesses = 0  # guessed hands weighed by the opponent's past turns (0: no weighing)
     history_depth = 6  # the opponent's latest turns they are weighed by
     history_model = PlayerModel()
@@ -190,12 +192,15 @@ class Search:
         return finish_action(view, card, knock=knocks)
 
     def knock_ceiling(self) -> int:
-        """The most deadwood LUNA studies a knock with: its judgement's ceiling plus the slack."""
+        """The most deadwood LUNA studies a knock with: its judgement's ceiling plus the slack (and
+        the cheap-undercut slack where an undercut costs little), but no slack where an undercut
+        would lose the match."""
         match, undercut = self.match, self.view.ruleset.undercut_bonus
         ceiling = knock_ceiling(self.know, undercut, match, self.tuning.judgement)
         if match.target is not None and match.opponent_total + undercut >= match.target:
             return ceiling
-        return ceiling + self.tuning.knock_slack
+        cheap = undercut <= self.tuning.cheap_undercut
+        return ceiling + self.tuning.knock_slack + (self.tuning.cheap_undercut_slack if cheap else 0)
 
     def match_may_end(self) -> bool:
         """Whether this deal may well end the match: an undercut would hand the opponent the

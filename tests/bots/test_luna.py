@@ -239,3 +239,15 @@ def test_near_the_end_of_a_match_luna_studies_a_knock_above_its_ceiling() -> Non
         assert _moves_studied(near_the_end, end_knocks=False) == plain
     assert _moves_studied(MatchContext(80, 80, 100), end_knocks=True) == plain
     assert _moves_studied(NO_MATCH, end_knocks=True) == plain
+
+
+def test_the_cheap_undercut_slack_counts_only_where_an_undercut_costs_little() -> None:
+    """Classic's undercut bonus is 10: cheap by default, not when the threshold is below it."""
+    search = _late_search(0, MatchContext(0, 0, 100))
+    search.tuning.cheap_undercut_slack = 10
+    assert search.knock_ceiling() == 13
+    search.tuning.cheap_undercut = 5
+    assert search.knock_ceiling() == 3
+    at_match_point = _late_search(0, MatchContext(0, 95, 100))
+    at_match_point.tuning.cheap_undercut_slack = 10
+    assert at_match_point.knock_ceiling() == 2  # no slack where an undercut would lose the match
