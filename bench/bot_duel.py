@@ -48,6 +48,8 @@ from rules.view import DealView
 # LUNA's defaults up to commit aefcd13, which every variant below starts from, so that the
 # commands of bench/README.md keep their figures; "luna-aefcd13" is that LUNA itself
 BEFORE_SELECTION: dict[str, Any] = {"selection": 0.0, "selection_cap": 52, "least_deadwood_candidate": False}
+# the knobs that undo BEFORE_SELECTION: a variant built with them counts from LUNA as it is now
+AS_NOW: dict[str, Any] = {"selection": 0.7, "selection_cap": 3, "least_deadwood_candidate": True}
 
 
 def _luna(**knobs: Any) -> Callable[[], Bot]:
@@ -147,7 +149,6 @@ DEADWOOD_ORACLE_TRIES, DEADWOOD_ORACLE_SLACK = 64, 2
 class DeadwoodOracleLuna(OracleLuna):
     search_type = DeadwoodOracleSearch
     least_deadwood_candidate = True  # as LUNA is now
-    selection, selection_cap = 0.7, 3
 
 
 def _carmen(judgement: Judgement) -> Callable[[], Bot]:
@@ -229,20 +230,13 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     ),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
-    "luna-conf2": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True, confidence=2.0),
-    "luna-end-knocks": _luna(
-        selection=0.7, selection_cap=3, least_deadwood_candidate=True, end_knocks=True
-    ),  # near the end of a match every legal knock is among the candidates (Luna.end_knocks)
-    "luna-all-knocks": _luna(
-        selection=0.7, selection_cap=3, least_deadwood_candidate=True, end_knocks=True, knock_slack=10
-    ),  # every legal knock is studied: as the default move (slack 10), and near a match's end (end_knocks)
-    "luna-cheap-knocks": _luna(
-        selection=0.7,
-        selection_cap=3,
-        least_deadwood_candidate=True,
-        end_knocks=True,
-        cheap_undercut_slack=10,
-    ),  # luna-all-knocks where an undercut costs 10 or less (classic), luna-end-knocks elsewhere
+    "luna-conf2": _luna(**AS_NOW, confidence=2.0),
+    # near the end of a match every legal knock is among the candidates (Luna.end_knocks)
+    "luna-end-knocks": _luna(**AS_NOW, end_knocks=True),
+    # every legal knock is studied: as the default move (slack 10), and near a match's end
+    "luna-all-knocks": _luna(**AS_NOW, end_knocks=True, knock_slack=10),
+    # luna-all-knocks where an undercut costs 10 or less (classic), luna-end-knocks elsewhere
+    "luna-cheap-knocks": _luna(**AS_NOW, end_knocks=True, cheap_undercut_slack=10),
     "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),

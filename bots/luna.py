@@ -197,7 +197,7 @@ class Search:
         would lose the match."""
         match, undercut = self.match, self.view.ruleset.undercut_bonus
         ceiling = knock_ceiling(self.know, undercut, match, self.tuning.judgement)
-        if match.target is not None and match.opponent_total + undercut >= match.target:
+        if self.undercut_loses_match():
             return ceiling
         cheap = undercut <= self.tuning.cheap_undercut
         return ceiling + self.tuning.knock_slack + (self.tuning.cheap_undercut_slack if cheap else 0)
@@ -205,11 +205,16 @@ class Search:
     def match_may_end(self) -> bool:
         """Whether this deal may well end the match: an undercut would hand the opponent the
         target, or a plain knock would bring LUNA to it."""
-        match, ruleset = self.match, self.view.ruleset
+        match = self.match
         if match.target is None:
             return False
-        against = match.opponent_total + ruleset.undercut_bonus >= match.target
-        return against or match.my_total + self.know.knock_limit >= match.target
+        return self.undercut_loses_match() or match.my_total + self.know.knock_limit >= match.target
+
+    def undercut_loses_match(self) -> bool:
+        """Whether an undercut in this deal would bring the opponent to the match's target."""
+        match = self.match
+        undercut = self.view.ruleset.undercut_bonus
+        return match.target is not None and match.opponent_total + undercut >= match.target
 
     def discard_move(self, card: int, knock: bool) -> Move:
         me = self.me
