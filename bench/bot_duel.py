@@ -47,9 +47,17 @@ from rules.view import DealView
 
 # LUNA's defaults up to commit aefcd13, which every variant below starts from, so that the
 # commands of bench/README.md keep their figures; "luna-aefcd13" is that LUNA itself
-BEFORE_SELECTION: dict[str, Any] = {"selection": 0.0, "selection_cap": 52, "least_deadwood_candidate": False}
-# the knobs that undo BEFORE_SELECTION: a variant built with them counts from LUNA as it is now
-AS_NOW: dict[str, Any] = {"selection": 0.7, "selection_cap": 3, "least_deadwood_candidate": True}
+BEFORE_SELECTION: dict[str, Any] = {
+    "selection": 0.0,
+    "selection_cap": 52,
+    "least_deadwood_candidate": False,
+    "end_knocks": False,
+    "cheap_undercut_slack": 0,
+}
+# the knobs that undo BEFORE_SELECTION's sampling: LUNA as it was up to commit 02c6d9d
+BEFORE_KNOCKS: dict[str, Any] = {"selection": 0.7, "selection_cap": 3, "least_deadwood_candidate": True}
+# ...and its knocks since: a variant built with AS_NOW counts from LUNA as it is now
+AS_NOW: dict[str, Any] = {**BEFORE_KNOCKS, "end_knocks": True, "cheap_undercut_slack": 10}
 
 
 def _luna(**knobs: Any) -> Callable[[], Bot]:
@@ -120,6 +128,7 @@ class OracleLuna(Luna):
     search_type = OracleSearch
     true_hidden = 0  # set by play_one before each decision
     least_deadwood_candidate = False  # as LUNA up to aefcd13 (its samples are the true hand)
+    end_knocks, cheap_undercut_slack = False, 0  # the knocks of LUNA up to 02c6d9d
 
 
 class DeadwoodOracleSearch(Search):
@@ -169,7 +178,7 @@ STRICT = PlayerModel(poor_throw=0.05, skipped_knock=0.3, declined_meld=0.05)  # 
 VSTRICT = PlayerModel(poor_throw=0.01, skipped_knock=0.1, declined_meld=0.01)
 
 # Knobs are relative to LUNA up to commit aefcd13 ("luna-aefcd13"); "luna-before" is LUNA up
-# to commit e00dc67. "luna" plays LUNA as it is now ("luna-sel07c3-least" below).
+# to commit e00dc67. "luna" plays LUNA as it is now ("luna-cheap-knocks" below).
 VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-aefcd13": _luna(),
     "luna-slack0": _luna(knock_slack=0),  # LUNA up to aefcd13 (KNOCK_SLACK 0)
@@ -230,13 +239,14 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     ),
     "luna-out15": _luna_out_weight(0.15),
     "luna-out40": _luna_out_weight(0.40),
-    "luna-conf2": _luna(**AS_NOW, confidence=2.0),
+    "luna-conf2": _luna(**BEFORE_KNOCKS, confidence=2.0),
     # near the end of a match every legal knock is among the candidates (Luna.end_knocks)
-    "luna-end-knocks": _luna(**AS_NOW, end_knocks=True),
+    "luna-end-knocks": _luna(**BEFORE_KNOCKS, end_knocks=True),
     # every legal knock is studied: as the default move (slack 10), and near a match's end
-    "luna-all-knocks": _luna(**AS_NOW, end_knocks=True, knock_slack=10),
-    # luna-all-knocks where an undercut costs 10 or less (classic), luna-end-knocks elsewhere
-    "luna-cheap-knocks": _luna(**AS_NOW, end_knocks=True, cheap_undercut_slack=10),
+    "luna-all-knocks": _luna(**BEFORE_KNOCKS, end_knocks=True, knock_slack=10),
+    # luna-all-knocks where an undercut costs 10 or less (classic), luna-end-knocks elsewhere:
+    # LUNA's defaults since this variant was measured
+    "luna-cheap-knocks": _luna(**AS_NOW),
     "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),

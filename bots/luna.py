@@ -4,7 +4,8 @@ For each decision LUNA
 1. lists a few candidate moves, its judgement's choice first: CARMEN's deadwood-point
    judgement with LUNA's own weights (LUNA_JUDGEMENT) ranks the discards, the discard
    leaving the least deadwood is studied too, and a knock is a candidate only under
-   its knock ceiling (plus KNOCK_SLACK),
+   its knock ceiling (plus KNOCK_SLACK, plus CHEAP_UNDERCUT_SLACK where an undercut
+   costs little) or when the deal may end the match, where the match odds judge it,
 2. deals the opponent's hidden cards and the stock order many times, consistently
    with what it saw: cards the opponent took and still holds are fixed; cards
    related to what it threw or declined are less likely, cards related to what
@@ -70,6 +71,10 @@ REDRAWS = 4  # tries at a sample before accepting whatever came
 # (65.4% without) and +3.0 points a deal against CARMEN on paired deals (bench/README.md)
 SELECTION, SELECTION_CAP = 0.7, 3
 KNOCK_SLACK = 0  # deadwood points above the knock ceiling at which LUNA still studies a knock
+# where an undercut bonus of CHEAP_UNDERCUT or less makes an undercut cheap (classic), every legal
+# knock is studied: with END_KNOCKS, 71.6% of the classic rung's matches against simple (bench/README.md)
+CHEAP_UNDERCUT, CHEAP_UNDERCUT_SLACK = 10, 10
+END_KNOCKS = True  # near the end of a match, any legal knock is studied (not as the default move)
 # CARMEN's judgement reweighted on paired deals (bench/README.md): the deadwood expected after
 # the next draw counts most, no points for feeding the opponent, and the knock ceiling falls
 # only as far as the undercut bonus makes an undercut costly
@@ -95,9 +100,9 @@ class Luna:
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = True  # study the least-deadwood discard too
     knock_slack = KNOCK_SLACK
-    end_knocks = False  # near the end of a match, any legal knock is studied (not the default)
-    cheap_undercut = 10  # an undercut bonus this low or lower makes an undercut cheap...
-    cheap_undercut_slack = 0  # ...and adds this to the knock slack there
+    end_knocks = END_KNOCKS
+    cheap_undercut = CHEAP_UNDERCUT  # an undercut bonus this low or lower makes an undercut cheap...
+    cheap_undercut_slack = CHEAP_UNDERCUT_SLACK  # ...and adds this to the knock slack there
     history_guesses = 0  # guessed hands weighed by the opponent's past turns (0: no weighing)
     history_depth = 6  # the opponent's latest turns they are weighed by
     history_model = PlayerModel()
@@ -179,9 +184,9 @@ class Search:
         ]
         if self.tuning.least_deadwood_candidate and (knock_card, False) not in options:
             options.append((knock_card, False))  # the discard leaving the least deadwood now
-        # LUNA knocks under its judgement's ceiling (plus KNOCK_SLACK points, never where an undercut
-        # would lose the match), and may wait instead: its play-outs model
-        # an opponent that knocks at once, so they miss the undercuts a patient one prepares.
+        # LUNA knocks under its knock ceiling (no slack where an undercut would lose the match),
+        # and may wait instead: its play-outs model an opponent that knocks at once, so they miss
+        # the undercuts a patient one prepares.
         if can_knock and deadwood <= self.knock_ceiling():
             options.insert(0, (knock_card, True))
             self.weigh_history = self.weigh_history and self.tuning.history_for_knocks

@@ -94,13 +94,14 @@ def test_the_search_leaves_the_first_move_only_for_a_confident_gain() -> None:
 
 def _late_search(slack: int, match: MatchContext) -> Search:
     """Classic: 5 deadwood after throwing KD, as if 20 discards had been made (CARMEN's knock
-    ceiling is then 3)."""
+    ceiling is then 3). Only the plain knock slack counts here (no cheap-undercut slack)."""
     deal = _deal_to_discard("classic", "AS 2S 3S 4H 5H 6H 7D 8D 9D 5C", "KD")
     view = deal.view(deal.to_play or 0)
     know = replace(Knowledge.from_view(view), turns=20)
     assert knock_ceiling(know, view.ruleset.undercut_bonus, MatchContext(0, 0, 100)) == 3
     bot = Luna()
     bot.knock_slack = slack
+    bot.cheap_undercut_slack = 0
     bot.judgement = CARMEN_JUDGEMENT
     return Search(view, know, match, bot)
 
@@ -251,3 +252,13 @@ def test_the_cheap_undercut_slack_counts_only_where_an_undercut_costs_little() -
     at_match_point = _late_search(0, MatchContext(0, 95, 100))
     at_match_point.tuning.cheap_undercut_slack = 10
     assert at_match_point.knock_ceiling() == 2  # no slack where an undercut would lose the match
+
+
+def test_by_default_luna_studies_every_legal_knock_only_where_an_undercut_is_cheap() -> None:
+    """LUNA's own defaults, 20 discards made: classic (undercut 10) adds the cheap-undercut
+    slack to LUNA's ceiling of 8, above the knock limit of 10; playgridia (25) keeps 3."""
+    for ruleset, ceiling in (("classic", 18), ("playgridia", 3)):
+        deal = _deal_to_discard(ruleset, "AS 2S 3S 4H 5H 6H 7D 8D 9D 5C", "KD")
+        view = deal.view(deal.to_play or 0)
+        know = replace(Knowledge.from_view(view), turns=20)
+        assert Search(view, know, MatchContext(0, 0, 100), Luna()).knock_ceiling() == ceiling
