@@ -209,7 +209,7 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-sel1": _luna(selection=1.0),
     "luna-sel15": _luna(selection=1.5),
     "luna-sel07c3": _luna(selection=0.7, selection_cap=3),
-    "luna-sel07c3-least": _luna(selection=0.7, selection_cap=3, least_deadwood_candidate=True),
+    "luna-sel07c3-least": _luna(**BEFORE_KNOCKS),
     "luna-sel05-plaus0": _luna(selection=0.5, keep_implausible=0.0),
     "luna-swap6": _luna(plausible_swaps=6),
     "luna-sel05-swap6": _luna(selection=0.5, plausible_swaps=6),

@@ -92,12 +92,17 @@ def test_the_search_leaves_the_first_move_only_for_a_confident_gain() -> None:
     assert _search(2.5).pick([first, other], 160, random.Random(1)) == 0
 
 
-def _late_search(slack: int, match: MatchContext) -> Search:
-    """Classic: 5 deadwood after throwing KD, as if 20 discards had been made (CARMEN's knock
-    ceiling is then 3). Only the plain knock slack counts here (no cheap-undercut slack)."""
-    deal = _deal_to_discard("classic", "AS 2S 3S 4H 5H 6H 7D 8D 9D 5C", "KD")
+def _late_position(ruleset: str) -> tuple[DealView, Knowledge]:
+    """5 deadwood after throwing KD, as if 20 discards had been made (CARMEN's knock ceiling is
+    then 3 whatever the rule set)."""
+    deal = _deal_to_discard(ruleset, "AS 2S 3S 4H 5H 6H 7D 8D 9D 5C", "KD")
     view = deal.view(deal.to_play or 0)
-    know = replace(Knowledge.from_view(view), turns=20)
+    return view, replace(Knowledge.from_view(view), turns=20)
+
+
+def _late_search(slack: int, match: MatchContext) -> Search:
+    """Classic's late position; only the plain knock slack counts here (no cheap-undercut slack)."""
+    view, know = _late_position("classic")
     assert knock_ceiling(know, view.ruleset.undercut_bonus, MatchContext(0, 0, 100)) == 3
     bot = Luna()
     bot.knock_slack = slack
@@ -122,9 +127,7 @@ def test_lunas_knock_ceiling_falls_as_far_as_the_undercut_bonus_makes_it_costly(
     """20 discards made, no card taken: CARMEN's ceiling has fallen 7 points (to 3) whatever the
     rule set; LUNA's falls 7 points where an undercut costs 25 and 2 where it costs 10."""
     for ruleset, luna_ceiling in (("playgridia", 3), ("classic", 8)):
-        deal = _deal_to_discard(ruleset, "AS 2S 3S 4H 5H 6H 7D 8D 9D 5C", "KD")
-        view = deal.view(deal.to_play or 0)
-        know = replace(Knowledge.from_view(view), turns=20)
+        view, know = _late_position(ruleset)
         undercut = view.ruleset.undercut_bonus
         assert knock_ceiling(know, undercut, NO_MATCH) == 3
         assert knock_ceiling(know, undercut, NO_MATCH, LUNA_JUDGEMENT) == luna_ceiling
@@ -258,7 +261,5 @@ def test_by_default_luna_studies_every_legal_knock_only_where_an_undercut_is_che
     """LUNA's own defaults, 20 discards made: classic (undercut 10) adds the cheap-undercut
     slack to LUNA's ceiling of 8, above the knock limit of 10; playgridia (25) keeps 3."""
     for ruleset, ceiling in (("classic", 18), ("playgridia", 3)):
-        deal = _deal_to_discard(ruleset, "AS 2S 3S 4H 5H 6H 7D 8D 9D 5C", "KD")
-        view = deal.view(deal.to_play or 0)
-        know = replace(Knowledge.from_view(view), turns=20)
+        view, know = _late_position(ruleset)
         assert Search(view, know, MatchContext(0, 0, 100), Luna()).knock_ceiling() == ceiling
