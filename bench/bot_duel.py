@@ -247,12 +247,17 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     # luna-all-knocks where an undercut costs 10 or less (classic), luna-end-knocks elsewhere:
     # LUNA's defaults since this variant was measured
     "luna-cheap-knocks": _luna(**AS_NOW),
+    # a knock up to 10 deadwood is the judgement's default even where an undercut would lose the match
+    "luna-safe10": _luna(**AS_NOW, judgement=replace(LUNA_JUDGEMENT, safe_at_match_point=10)),
     "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),
     "carmen-asap": _carmen(ASAP),
     "carmen-asap-wary": _carmen(replace(ASAP, early_turns=6, took_caution=2)),
     "carmen-luna": _carmen(LUNA_JUDGEMENT),  # LUNA's judgement without the search
+    # ...knocking up to 10 or 5 deadwood even where an undercut would lose the match
+    "carmen-luna-safe10": _carmen(replace(LUNA_JUDGEMENT, safe_at_match_point=10)),
+    "carmen-luna-safe5": _carmen(replace(LUNA_JUDGEMENT, safe_at_match_point=5)),
 }
 
 

@@ -40,6 +40,7 @@ class Judgement:
     early_turns: int = EARLY_TURNS  # discards before the knock ceiling starts to fall
     took_caution: int = TOOK_CAUTION  # knock ceiling points less per card the opponent took
     caution_by_undercut: bool = False  # the ceiling falls in proportion to the undercut bonus (25: full)
+    safe_at_match_point: int = SAFE_AT_MATCH_POINT  # the ceiling where an undercut would lose the match
 
 
 CARMEN_JUDGEMENT = Judgement()
@@ -104,5 +105,5 @@ def knock_ceiling(
         caution *= undercut_bonus / FULL_CAUTION_UNDERCUT
     ceiling = know.knock_limit - int(caution)
     if match.target is not None and match.opponent_total + undercut_bonus >= match.target:
-        ceiling = min(ceiling, SAFE_AT_MATCH_POINT)
+        ceiling = min(ceiling, judgement.safe_at_match_point)
     return max(ceiling, 1 if know.stock_count > 4 else know.knock_limit)

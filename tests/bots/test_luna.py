@@ -133,6 +133,8 @@ def test_lunas_knock_ceiling_falls_as_far_as_the_undercut_bonus_makes_it_costly(
         assert knock_ceiling(know, undercut, NO_MATCH, LUNA_JUDGEMENT) == luna_ceiling
         match_point = MatchContext(0, 100 - undercut, 100)
         assert knock_ceiling(know, undercut, match_point, LUNA_JUDGEMENT) == 2  # near-gin only
+        bolder = replace(LUNA_JUDGEMENT, safe_at_match_point=10)  # no match-point caution
+        assert knock_ceiling(know, undercut, match_point, bolder) == luna_ceiling
 
 
 def _card_mask(cards: str) -> int:
