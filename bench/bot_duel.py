@@ -37,6 +37,7 @@ from bots import ARENA_BOTS, Luna, MatchContext, playout
 from bots.arena import log_records
 from bots.base import Bot, draw_action, find_action, finish_action
 from bots.carmen import CARMEN_JUDGEMENT, Carmen, Judgement
+from bots.handeval import bits
 from bots.history import PlayerModel
 from bots.knowledge import Knowledge
 from bots.luna import DISCARD_SAMPLES, DRAW_SAMPLES, LUNA_JUDGEMENT, Search
@@ -155,18 +156,74 @@ class DeadwoodOracleSearch(Search):
 DEADWOOD_ORACLE_TRIES, DEADWOOD_ORACLE_SLACK = 64, 2
 
 
+class PartialOracleSearch(Search):
+    """A diagnostic, never a bot of the site: each sampled opponent hand holds each of the true
+    hidden cards with chance ``known_share``, the rest as LUNA samples them: a sampler better
+    than LUNA's by a known amount, to measure what better inference short of the truth is worth."""
+
+    def sample_hidden(self, rng: random.Random) -> int:
+        tuning = self.tuning
+        assert isinstance(tuning, PartialOracleLuna)
+        count = self.know.opponent_hidden_count
+        hidden = 0
+        for card in bits(tuning.true_hidden):
+            if rng.random() < tuning.known_share:
+                hidden |= 1 << card
+        guessed = [card for card in bits(self.proposed_hidden(count, rng)) if not hidden >> card & 1]
+        rng.shuffle(guessed)
+        spare = [card for card in bits(self.know.unseen & ~hidden) if card not in guessed]
+        rng.shuffle(spare)
+        for card in (guessed + spare)[: count - hidden.bit_count()]:
+            hidden |= 1 << card
+        return hidden
+
+
+class PartialOracleLuna(OracleLuna):
+    search_type = PartialOracleSearch
+    known_share = 0.5
+    least_deadwood_candidate, end_knocks, cheap_undercut_slack = True, True, 10  # LUNA as it is
+
+
+class OneGuessSearch(Search):
+    """A diagnostic: LUNA's search with one sampled opponent hand (LUNA's own sampler, drawn at
+    the decision's first sample) for every sampled deal, only the stock order drawn anew: its
+    moves have the oracle's certainty without its knowledge, to tell the two apart."""
+
+    guess: int | None = None
+
+    def sample_hidden(self, rng: random.Random) -> int:
+        if self.guess is None:
+            self.guess = super().sample_hidden(rng)
+        return self.guess
+
+
+class OneGuessLuna(Luna):
+    search_type = OneGuessSearch
+
+
 class DeadwoodOracleLuna(OracleLuna):
     search_type = DeadwoodOracleSearch
     least_deadwood_candidate = True  # as LUNA is now
 
 
-def _carmen(judgement: Judgement) -> Callable[[], Bot]:
+def _built(kind: Callable[[], Bot], **attributes: Any) -> Callable[[], Bot]:
+    """A builder of ``kind()`` with ``attributes`` set on the bot it builds."""
+
     def build() -> Bot:
-        bot = Carmen()
-        bot.judgement = judgement
+        bot = kind()
+        for name, value in attributes.items():
+            setattr(bot, name, value)
         return bot
 
     return build
+
+
+def _carmen(judgement: Judgement) -> Callable[[], Bot]:
+    return _built(Carmen, judgement=judgement)
+
+
+def _partial_oracle(share: float) -> Callable[[], Bot]:
+    return _built(PartialOracleLuna, known_share=share)
 
 
 # CARMEN's judgement reweighted on paired deals against simple (classic, seed 7, 1,000 deals
@@ -204,6 +261,14 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-plaus2": _luna(keep_implausible=0.2),
     "luna-samples2": _luna(draw_samples=2 * DRAW_SAMPLES, discard_samples=2 * DISCARD_SAMPLES),
     "luna-oracle": OracleLuna,
+    "luna-one-guess": OneGuessLuna,  # LUNA as it is but for OneGuessSearch
+    "luna-took20": _luna(**AS_NOW, took_near=20.0, threw_near=0.1),
+    "luna-took20-sel02": _luna(
+        **{**AS_NOW, "selection": 0.2, "selection_cap": 1}, took_near=20.0, threw_near=0.1
+    ),
+    "luna-oracle15": _partial_oracle(0.15),
+    "luna-oracle30": _partial_oracle(0.3),
+    "luna-oracle60": _partial_oracle(0.6),
     "luna-oracle-deadwood": DeadwoodOracleLuna,
     "luna-sel05": _luna(selection=0.5),
     "luna-sel1": _luna(selection=1.0),

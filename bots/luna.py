@@ -93,6 +93,8 @@ class Luna:
     keep_knockable = KEEP_KNOCKABLE
     keep_knockable_early = KEEP_KNOCKABLE  # the same in the first EARLY_TURNS discards of a deal
     keep_implausible = KEEP_IMPLAUSIBLE
+    took_near = TOOK_NEAR  # weight of a hidden card related to one the opponent took (hidden_card_weights)
+    threw_near = THREW_NEAR  # ...and of one related to a card it threw or declined
     selection = SELECTION  # extra cards dealt per opponent discard, its worst then dropped (select_kept)
     selection_cap = SELECTION_CAP  # the most extra cards dealt
     plausible_swaps = 0  # loose cards above the opponent's latest discard swapped for unseen ones
@@ -133,7 +135,7 @@ class Search:
         self.match = match
         self.me = know.seat
         self.rules = SimRules.of(view.ruleset, know.knock_limit, view.multiplier)
-        self.weights = hidden_card_weights(know)
+        self.weights = hidden_card_weights(know, self.tuning.took_near, self.tuning.threw_near)
         self.guesses: tuple[list[int], list[float]] | None = None  # built at the first sample
         self.weigh_history = self.tuning.history_guesses > 0
 
@@ -390,15 +392,17 @@ def paired_gains(values: list[list[float]]) -> list[tuple[float, float]]:
     return out
 
 
-def hidden_card_weights(know: Knowledge) -> dict[int, float]:
+def hidden_card_weights(
+    know: Knowledge, took_near: float = TOOK_NEAR, threw_near: float = THREW_NEAR
+) -> dict[int, float]:
     """Relative likelihood that each unseen card is in the opponent's hand."""
     thrown = know.opponent_discards | know.opponent_refused
     weights = {}
     for card in bits(know.unseen):
         near = related(card)
-        weight = TOOK_NEAR if near & know.opponent_known else 1.0
+        weight = took_near if near & know.opponent_known else 1.0
         if near & thrown:
-            weight *= THREW_NEAR
+            weight *= threw_near
         weights[card] = weight
     return weights
 

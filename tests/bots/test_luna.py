@@ -9,13 +9,15 @@ from dataclasses import replace
 from bots import Luna, MatchContext, SimpleBot
 from bots.base import NO_MATCH
 from bots.carmen import CARMEN_JUDGEMENT, knock_ceiling
+from bots.handeval import bits, related
 from bots.history import PlayerModel
 from bots.knowledge import Knowledge
-from bots.luna import LUNA_JUDGEMENT, Move, Search, select_kept
+from bots.luna import LUNA_JUDGEMENT, TOOK_NEAR, Move, Search, hidden_card_weights, select_kept
 from bots.playout import DEAD, SimDeal, arranged
 from rules import CARDS, RULESETS, Card, Deal, DealView
 from rules.moves import DISCARD, Action
 
+from .positions import random_positions
 from .test_bots import _deal_to_discard
 
 
@@ -265,3 +267,22 @@ def test_by_default_luna_studies_every_legal_knock_only_where_an_undercut_is_che
     for ruleset, ceiling in (("classic", 18), ("playgridia", 3)):
         view, know = _late_position(ruleset)
         assert Search(view, know, MatchContext(0, 0, 100), Luna()).knock_ceiling() == ceiling
+
+
+def test_hidden_cards_near_one_the_opponent_took_weigh_more_by_the_knob() -> None:
+    for deal in random_positions(11, 600):
+        seat = deal.to_play
+        assert seat is not None
+        know = Knowledge.from_view(deal.view(seat))
+        thrown = know.opponent_discards | know.opponent_refused
+        near_taken = [
+            c for c in bits(know.unseen) if related(c) & know.opponent_known and not related(c) & thrown
+        ]
+        far = [c for c in bits(know.unseen) if not related(c) & (know.opponent_known | thrown)]
+        if near_taken and far:
+            break
+    else:
+        raise AssertionError("no position where the opponent took a card")
+    assert hidden_card_weights(know)[near_taken[0]] == TOOK_NEAR
+    assert hidden_card_weights(know, took_near=20.0)[near_taken[0]] == 20.0
+    assert hidden_card_weights(know, took_near=20.0, threw_near=0.1)[far[0]] == 1.0
