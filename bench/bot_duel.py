@@ -61,16 +61,22 @@ BEFORE_KNOCKS: dict[str, Any] = {"selection": 0.7, "selection_cap": 3, "least_de
 AS_NOW: dict[str, Any] = {**BEFORE_KNOCKS, "end_knocks": True, "cheap_undercut_slack": 10}
 
 
-def _luna(**knobs: Any) -> Callable[[], Bot]:
+def _built(kind: Callable[[], Bot], **attributes: Any) -> Callable[[], Bot]:
+    """A builder of ``kind()`` with ``attributes`` (each one the bot already has) set on it."""
+
     def build() -> Bot:
-        bot = Luna()
-        for key, value in {**BEFORE_SELECTION, **knobs}.items():
-            if not hasattr(bot, key):
-                raise AttributeError(f"LUNA has no knob {key}")
-            setattr(bot, key, value)
+        bot = kind()
+        for name, value in attributes.items():
+            if not hasattr(bot, name):
+                raise AttributeError(f"{type(bot).__name__} has no knob {name}")
+            setattr(bot, name, value)
         return bot
 
     return build
+
+
+def _luna(**knobs: Any) -> Callable[[], Bot]:
+    return _built(Luna, **{**BEFORE_SELECTION, **knobs})
 
 
 def _luna_out_weight(weight: float) -> Callable[[], Bot]:
@@ -169,9 +175,10 @@ class PartialOracleSearch(Search):
         for card in bits(tuning.true_hidden):
             if rng.random() < tuning.known_share:
                 hidden |= 1 << card
-        guessed = [card for card in bits(self.proposed_hidden(count, rng)) if not hidden >> card & 1]
+        guessed_mask = self.proposed_hidden(count, rng) & ~hidden
+        guessed = list(bits(guessed_mask))
         rng.shuffle(guessed)
-        spare = [card for card in bits(self.know.unseen & ~hidden) if card not in guessed]
+        spare = list(bits(self.know.unseen & ~hidden & ~guessed_mask))
         rng.shuffle(spare)
         for card in (guessed + spare)[: count - hidden.bit_count()]:
             hidden |= 1 << card
@@ -181,7 +188,9 @@ class PartialOracleSearch(Search):
 class PartialOracleLuna(OracleLuna):
     search_type = PartialOracleSearch
     known_share = 0.5
-    least_deadwood_candidate, end_knocks, cheap_undercut_slack = True, True, 10  # LUNA as it is
+    # LUNA's own knobs, not the older ones OracleLuna keeps for its recorded figures
+    least_deadwood_candidate = Luna.least_deadwood_candidate
+    end_knocks, cheap_undercut_slack = Luna.end_knocks, Luna.cheap_undercut_slack
 
 
 class OneGuessSearch(Search):
@@ -204,18 +213,6 @@ class OneGuessLuna(Luna):
 class DeadwoodOracleLuna(OracleLuna):
     search_type = DeadwoodOracleSearch
     least_deadwood_candidate = True  # as LUNA is now
-
-
-def _built(kind: Callable[[], Bot], **attributes: Any) -> Callable[[], Bot]:
-    """A builder of ``kind()`` with ``attributes`` set on the bot it builds."""
-
-    def build() -> Bot:
-        bot = kind()
-        for name, value in attributes.items():
-            setattr(bot, name, value)
-        return bot
-
-    return build
 
 
 def _carmen(judgement: Judgement) -> Callable[[], Bot]:
