@@ -43,6 +43,7 @@ from bots.knowledge import Knowledge
 from bots.luna import DISCARD_SAMPLES, DRAW_SAMPLES, LUNA_JUDGEMENT, Search
 from rules import CARDS, RULESETS, Deal, Ruleset
 from rules.cards import cards_to_mask
+from rules.melding import best_discard_mask
 from rules.moves import BIG_GIN, Action
 from rules.view import DealView
 
@@ -193,6 +194,32 @@ class PartialOracleLuna(OracleLuna):
     end_knocks, cheap_undercut_slack = Luna.end_knocks, Luna.cheap_undercut_slack
 
 
+class DecisionOracleSearch(Search):
+    """A diagnostic, never a bot of the site: LUNA's search told the opponent's true hidden cards
+    in one kind of decision only (``DecisionOracleLuna.told``: "draw", "knock" for a discard with
+    a legal knock, "discard" for one without), sampling as LUNA does in the others: where in the
+    deal knowing simple's cards is worth most."""
+
+    def sample_hidden(self, rng: random.Random) -> int:
+        tuning = self.tuning
+        assert isinstance(tuning, DecisionOracleLuna)
+        if self.decision_kind() == tuning.told:
+            return tuning.true_hidden
+        return super().sample_hidden(rng)
+
+    def decision_kind(self) -> str:
+        know = self.know
+        if know.phase in ("offer", "draw"):
+            return "draw"
+        knocks = best_discard_mask(know.hand, know.just_taken)[1] <= know.knock_limit
+        return "knock" if knocks else "discard"
+
+
+class DecisionOracleLuna(PartialOracleLuna):
+    search_type = DecisionOracleSearch
+    told = "draw"
+
+
 class OneGuessSearch(Search):
     """A diagnostic: LUNA's search with one sampled opponent hand (LUNA's own sampler, drawn at
     the decision's first sample) for every sampled deal, only the stock order drawn anew: its
@@ -217,6 +244,10 @@ class DeadwoodOracleLuna(OracleLuna):
 
 def _carmen(judgement: Judgement) -> Callable[[], Bot]:
     return _built(Carmen, judgement=judgement)
+
+
+def _decision_oracle(told: str) -> Callable[[], Bot]:
+    return _built(DecisionOracleLuna, told=told)
 
 
 def _partial_oracle(share: float) -> Callable[[], Bot]:
@@ -267,6 +298,13 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-oracle30": _partial_oracle(0.3),
     "luna-oracle60": _partial_oracle(0.6),
     "luna-oracle-deadwood": DeadwoodOracleLuna,
+    "luna-keep0": _luna(**AS_NOW, keep_knockable=0.0, keep_knockable_early=0.0),  # as simple plays
+    "luna-cand2": _luna(**AS_NOW, discard_candidates=2),
+    "luna-cand4": _luna(**AS_NOW, discard_candidates=4),
+    "luna-cand6": _luna(**AS_NOW, discard_candidates=6),
+    "luna-oracle-draws": _decision_oracle("draw"),  # told the truth in draw decisions only
+    "luna-oracle-knocks": _decision_oracle("knock"),  # ...in discards with a legal knock only
+    "luna-oracle-discards": _decision_oracle("discard"),  # ...in discards without one only
     "luna-sel05": _luna(selection=0.5),
     "luna-sel1": _luna(selection=1.0),
     "luna-sel15": _luna(selection=1.5),

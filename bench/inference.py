@@ -6,8 +6,11 @@ Plays N deals of CARMEN against the opponent (simple unless said; CARMEN in both
 decisions from the fifth discard of the deal on, samples K hidden opponent hands as each LUNA
 variant (``bench.bot_duel``'s names, ``luna`` for LUNA as it is) would. Prints per variant:
 the share of the true hidden cards a sampled hand holds (and what uniform sampling would give),
-and the sampled hands' deadwood against the true hand's (mean error and bias). The positions and
-the sampling seeds are the same for every variant.
+the sampled hands' deadwood against the true hand's (mean error and bias), and, at discard
+positions, how well the sampled hands tell which of the observer's cards would complete a meld
+for the opponent (the Brier score of that share of sampled hands, against the true hand; a
+constant guess of the true rate scores rate * (1 - rate)). The positions and the sampling seeds
+are the same for every variant.
 
 With ``--agreement`` it also plays each variant's move at every position and prints how often
 it is the move of ``luna-oracle`` (LUNA's search told the true hidden cards), by phase: a
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 
 from bots import ARENA_BOTS, Carmen, Luna
 from bots.base import NO_MATCH
+from bots.handeval import bits
 from bots.knowledge import Knowledge
 from bots.luna import Search
 from bots.playout import arranged
@@ -68,24 +72,50 @@ class Scores:
     uniform: list[float]
     deadwood_error: list[float]
     deadwood_bias: list[float]
+    feeds_predicted: list[float]  # per card of the observer's hand at a discard position
+    feeds: list[bool]  # ...whether it would complete a meld in the true hand
 
 
 def score(bot: Luna, found: Sequence[Position], samples: int, seed: int) -> Scores:
-    scores = Scores([], [], [], [])
+    scores = Scores([], [], [], [], [], [])
     for index, position in enumerate(found):
         know = Knowledge.from_view(position.view)
         search = Search(position.view, know, NO_MATCH, bot)
         rng = random.Random(f"inference-samples:{seed}:{index}")
         count = know.opponent_hidden_count
-        true_deadwood = arranged(know.opponent_known | position.true_hidden)[1]
+        true_hand = know.opponent_known | position.true_hidden
+        true_deadwood = arranged(true_hand)[1]
+        hands = []
         for _ in range(samples):
             hidden = search.sample_hidden(rng)
             scores.hits.append((hidden & position.true_hidden).bit_count() / count)
-            deadwood = arranged(know.opponent_known | hidden)[1]
+            hands.append(know.opponent_known | hidden)
+            deadwood = arranged(hands[-1])[1]
             scores.deadwood_error.append(abs(deadwood - true_deadwood))
             scores.deadwood_bias.append(deadwood - true_deadwood)
         scores.uniform.append(count / know.unseen.bit_count())
+        if know.phase == "discard":
+            for card in bits(know.hand & ~(1 << know.just_taken if know.just_taken >= 0 else 0)):
+                scores.feeds_predicted.append(statistics.fmean(completes_meld(hand, card) for hand in hands))
+                scores.feeds.append(completes_meld(true_hand, card))
     return scores
+
+
+def completes_meld(hand: int, card: int) -> bool:
+    """Whether ``card`` would sit in a meld of ``hand``'s best arrangement (simple would take it)."""
+    return bool(arranged(hand | 1 << card)[0] >> card & 1)
+
+
+def feeding_line(scores: Scores) -> str:
+    rate = statistics.fmean(scores.feeds)
+    brier = statistics.fmean(
+        (predicted - feeds) ** 2
+        for predicted, feeds in zip(scores.feeds_predicted, scores.feeds, strict=True)
+    )
+    return (
+        f"  cards that would complete a meld: {100 * rate:.1f}% of {len(scores.feeds)}, predicted "
+        f"{100 * statistics.fmean(scores.feeds_predicted):.1f}%; Brier {brier:.4f} (constant {rate * (1 - rate):.4f})"
+    )
 
 
 def agreement(bot: Luna, found: Sequence[Position], oracle_moves: Sequence[object]) -> dict[str, float]:
@@ -134,6 +164,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"(uniform {100 * statistics.fmean(result.uniform):.1f}%); deadwood error "
             f"{statistics.fmean(result.deadwood_error):.2f}, bias {statistics.fmean(result.deadwood_bias):+.2f}"
         )
+        if result.feeds:
+            print(feeding_line(result))
         if args.agreement:
             shares = agreement(bot, found, oracle_moves)
             print(
