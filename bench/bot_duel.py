@@ -30,6 +30,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import cached_property
 from multiprocessing import Pool
 from typing import Any
 
@@ -203,10 +204,11 @@ class DecisionOracleSearch(Search):
     def sample_hidden(self, rng: random.Random) -> int:
         tuning = self.tuning
         assert isinstance(tuning, DecisionOracleLuna)
-        if self.decision_kind() == tuning.told:
+        if self.decision_kind == tuning.told:
             return tuning.true_hidden
         return super().sample_hidden(rng)
 
+    @cached_property
     def decision_kind(self) -> str:
         know = self.know
         if know.phase in ("offer", "draw"):

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from bots import ARENA_BOTS, Carmen, Luna
 from bots.base import NO_MATCH
-from bots.handeval import bits
+from bots.handeval import bits, makes_meld
 from bots.knowledge import Knowledge
 from bots.luna import Search
 from bots.playout import arranged
@@ -95,15 +95,11 @@ def score(bot: Luna, found: Sequence[Position], samples: int, seed: int) -> Scor
             scores.deadwood_bias.append(deadwood - true_deadwood)
         scores.uniform.append(count / know.unseen.bit_count())
         if know.phase == "discard":
-            for card in bits(know.hand & ~(1 << know.just_taken if know.just_taken >= 0 else 0)):
-                scores.feeds_predicted.append(statistics.fmean(completes_meld(hand, card) for hand in hands))
-                scores.feeds.append(completes_meld(true_hand, card))
+            for card in bits(know.hand):
+                if card != know.just_taken:
+                    scores.feeds_predicted.append(statistics.fmean(makes_meld(hand, card) for hand in hands))
+                    scores.feeds.append(makes_meld(true_hand, card))
     return scores
-
-
-def completes_meld(hand: int, card: int) -> bool:
-    """Whether ``card`` would sit in a meld of ``hand``'s best arrangement (simple would take it)."""
-    return bool(arranged(hand | 1 << card)[0] >> card & 1)
 
 
 def feeding_line(scores: Scores) -> str:
