@@ -41,7 +41,7 @@ from bots.carmen import CARMEN_JUDGEMENT, Carmen, Judgement
 from bots.handeval import bits
 from bots.history import PlayerModel
 from bots.knowledge import Knowledge
-from bots.luna import DISCARD_SAMPLES, DRAW_SAMPLES, LUNA_JUDGEMENT, Search
+from bots.luna import DISCARD_SAMPLES, DRAW_SAMPLES, LUNA_JUDGEMENT, Search, weighted_sample
 from rules import CARDS, RULESETS, Deal, Ruleset
 from rules.cards import cards_to_mask
 from rules.melding import best_discard_mask
@@ -244,6 +244,39 @@ class DeadwoodOracleLuna(OracleLuna):
     least_deadwood_candidate = True  # as LUNA is now
 
 
+class TiltSearch(Search):
+    """A sampler screened against LUNA's, never a bot of the site: an opponent hand is one of
+    ``tilt_pool`` hands drawn from the card weights alone (no selection), picked with weight
+    exp(-tilt * d * (deadwood - least deadwood of the pool)), d the opponent's discards so far
+    (at most ``tilt_cap``): importance resampling towards the low deadwood of a player who has
+    drawn and thrown for a while, without dealing extra melds as the selection knob does. With
+    ``tilt_at_knocks_only`` it samples so only at discards where a knock is legal."""
+
+    def proposed_hidden(self, count: int, rng: random.Random) -> int:
+        tuning, know = self.tuning, self.know
+        assert isinstance(tuning, TiltLuna)
+        if tuning.tilt_at_knocks_only and not self.knock_is_legal:
+            return super().proposed_hidden(count, rng)
+        tilt = tuning.tilt * min(know.opponent_discards.bit_count(), tuning.tilt_cap)
+        pool = [weighted_sample(self.weights, count, rng) for _ in range(tuning.tilt_pool)]
+        deadwood = [playout.arranged(know.opponent_known | hidden)[1] for hidden in pool]
+        least = min(deadwood)
+        return rng.choices(pool, [math.exp(-tilt * (points - least)) for points in deadwood])[0]
+
+    @cached_property
+    def knock_is_legal(self) -> bool:
+        know = self.know
+        return (
+            know.phase == "discard" and best_discard_mask(know.hand, know.just_taken)[1] <= know.knock_limit
+        )
+
+
+class TiltLuna(Luna):
+    search_type = TiltSearch
+    tilt, tilt_cap, tilt_pool = 0.05, 10, 8
+    tilt_at_knocks_only = False
+
+
 def _carmen(judgement: Judgement) -> Callable[[], Bot]:
     return _built(Carmen, judgement=judgement)
 
@@ -307,6 +340,10 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-oracle-draws": _decision_oracle("draw"),  # told the truth in draw decisions only
     "luna-oracle-knocks": _decision_oracle("knock"),  # ...in discards with a legal knock only
     "luna-oracle-discards": _decision_oracle("discard"),  # ...in discards without one only
+    # sampled hands tilted towards low deadwood instead of the selection knob, everywhere or only
+    # at discards where a knock is legal (TiltSearch)
+    "luna-tilt05": _built(TiltLuna, **AS_NOW),
+    "luna-knock-tilt": _built(TiltLuna, **AS_NOW, tilt_at_knocks_only=True),
     "luna-sel05": _luna(selection=0.5),
     "luna-sel1": _luna(selection=1.0),
     "luna-sel15": _luna(selection=1.5),

@@ -30,7 +30,6 @@ from bots import ARENA_BOTS, Carmen, Luna
 from bots.base import NO_MATCH
 from bots.handeval import bits, makes_meld
 from bots.knowledge import Knowledge
-from bots.luna import Search
 from bots.playout import arranged
 from rules import CARDS, RULESETS, Deal, DealView
 from rules.cards import cards_to_mask
@@ -80,7 +79,9 @@ def score(bot: Luna, found: Sequence[Position], samples: int, seed: int) -> Scor
     scores = Scores([], [], [], [], [], [])
     for index, position in enumerate(found):
         know = Knowledge.from_view(position.view)
-        search = Search(position.view, know, NO_MATCH, bot)
+        if isinstance(bot, OracleLuna):  # the diagnostics told the truth sample from it
+            bot.true_hidden = position.true_hidden
+        search = bot.search_type(position.view, know, NO_MATCH, bot)
         rng = random.Random(f"inference-samples:{seed}:{index}")
         count = know.opponent_hidden_count
         true_hand = know.opponent_known | position.true_hidden
