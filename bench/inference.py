@@ -4,7 +4,8 @@
 
 Plays N deals of CARMEN against the opponent (simple unless said; CARMEN in both seats in turn) and, at each of CARMEN's
 decisions from the fifth discard of the deal on, samples K hidden opponent hands as each LUNA
-variant (``bench.bot_duel``'s names, ``luna`` for LUNA as it is) would. Prints per variant:
+variant (``bench.bot_duel``'s names, ``luna`` for LUNA as it is) would, with the variant's own
+search class (the oracles told the true hand at each position). Prints per variant:
 the share of the true hidden cards a sampled hand holds (and what uniform sampling would give),
 the sampled hands' deadwood against the true hand's (mean error and bias), and, at discard
 positions, how well the sampled hands tell which of the observer's cards would complete a meld
@@ -120,6 +121,8 @@ def agreement(bot: Luna, found: Sequence[Position], oracle_moves: Sequence[objec
     same: dict[str, list[bool]] = {}
     for index, (position, wanted) in enumerate(zip(found, oracle_moves, strict=True)):
         phase = Knowledge.from_view(position.view).phase
+        if isinstance(bot, OracleLuna):
+            bot.true_hidden = position.true_hidden
         same.setdefault(phase, []).append(bot.choose(position.view, random.Random(index)) == wanted)
     shares = {phase: statistics.fmean(hits) for phase, hits in sorted(same.items())}
     shares["all"] = statistics.fmean(hit for hits in same.values() for hit in hits)
