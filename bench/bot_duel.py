@@ -213,8 +213,12 @@ class DecisionOracleSearch(Search):
         know = self.know
         if know.phase in ("offer", "draw"):
             return "draw"
-        knocks = best_discard_mask(know.hand, know.just_taken)[1] <= know.knock_limit
-        return "knock" if knocks else "discard"
+        return "knock" if knock_is_legal(know) else "discard"
+
+
+def knock_is_legal(know: Knowledge) -> bool:
+    """Whether the seat is at a discard where it may knock."""
+    return know.phase == "discard" and best_discard_mask(know.hand, know.just_taken)[1] <= know.knock_limit
 
 
 class DecisionOracleLuna(PartialOracleLuna):
@@ -255,20 +259,13 @@ class TiltSearch(Search):
     def proposed_hidden(self, count: int, rng: random.Random) -> int:
         tuning, know = self.tuning, self.know
         assert isinstance(tuning, TiltLuna)
-        if tuning.tilt_at_knocks_only and not self.knock_is_legal:
+        if tuning.tilt_at_knocks_only and not knock_is_legal(know):
             return super().proposed_hidden(count, rng)
         tilt = tuning.tilt * min(know.opponent_discards.bit_count(), tuning.tilt_cap)
         pool = [weighted_sample(self.weights, count, rng) for _ in range(tuning.tilt_pool)]
         deadwood = [playout.arranged(know.opponent_known | hidden)[1] for hidden in pool]
         least = min(deadwood)
         return rng.choices(pool, [math.exp(-tilt * (points - least)) for points in deadwood])[0]
-
-    @cached_property
-    def knock_is_legal(self) -> bool:
-        know = self.know
-        return (
-            know.phase == "discard" and best_discard_mask(know.hand, know.just_taken)[1] <= know.knock_limit
-        )
 
 
 class TiltLuna(Luna):

@@ -76,12 +76,17 @@ class Scores:
     feeds: list[bool]  # ...whether it would complete a meld in the true hand
 
 
+def tell_truth(bot: Luna, position: Position) -> None:
+    """An oracle diagnostic samples the true hidden hand: tell it this position's."""
+    if isinstance(bot, OracleLuna):
+        bot.true_hidden = position.true_hidden
+
+
 def score(bot: Luna, found: Sequence[Position], samples: int, seed: int) -> Scores:
     scores = Scores([], [], [], [], [], [])
     for index, position in enumerate(found):
         know = Knowledge.from_view(position.view)
-        if isinstance(bot, OracleLuna):  # the diagnostics told the truth sample from it
-            bot.true_hidden = position.true_hidden
+        tell_truth(bot, position)
         search = bot.search_type(position.view, know, NO_MATCH, bot)
         rng = random.Random(f"inference-samples:{seed}:{index}")
         count = know.opponent_hidden_count
@@ -121,8 +126,7 @@ def agreement(bot: Luna, found: Sequence[Position], oracle_moves: Sequence[objec
     same: dict[str, list[bool]] = {}
     for index, (position, wanted) in enumerate(zip(found, oracle_moves, strict=True)):
         phase = Knowledge.from_view(position.view).phase
-        if isinstance(bot, OracleLuna):
-            bot.true_hidden = position.true_hidden
+        tell_truth(bot, position)
         same.setdefault(phase, []).append(bot.choose(position.view, random.Random(index)) == wanted)
     shares = {phase: statistics.fmean(hits) for phase, hits in sorted(same.items())}
     shares["all"] = statistics.fmean(hit for hits in same.values() for hit in hits)
@@ -133,7 +137,7 @@ def oracle_choices(found: Sequence[Position]) -> list[object]:
     oracle = OracleLuna()
     moves = []
     for index, position in enumerate(found):
-        oracle.true_hidden = position.true_hidden
+        tell_truth(oracle, position)
         moves.append(oracle.choose(position.view, random.Random(index)))
     return moves
 
