@@ -385,6 +385,12 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-cheap-knocks": _luna(**AS_NOW),
     # a knock up to 10 deadwood is the judgement's default even where an undercut would lose the match
     "luna-safe10": _luna(**AS_NOW, judgement=replace(LUNA_JUDGEMENT, safe_at_match_point=10)),
+    # LUNA as it is with twice the sampled deals; with "-conf212" a move must beat the judgement's
+    # choice by the same margin in points as now (the standard errors shrink by the square root of 2)
+    "luna-now-samples2": _luna(**AS_NOW, draw_samples=2 * DRAW_SAMPLES, discard_samples=2 * DISCARD_SAMPLES),
+    "luna-now-samples2-conf212": _luna(
+        **AS_NOW, draw_samples=2 * DRAW_SAMPLES, discard_samples=2 * DISCARD_SAMPLES, confidence=2.12
+    ),
     "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),
