@@ -391,6 +391,9 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-now-samples2-conf212": _luna(
         **AS_NOW, draw_samples=2 * DRAW_SAMPLES, discard_samples=2 * DISCARD_SAMPLES, confidence=2.12
     ),
+    # sampled hands tilted towards bots/deadwood.py's estimate of the opponent's deadwood
+    "luna-dw-tilt6": _luna(**AS_NOW, deadwood_pool=8, deadwood_sigma=6.0),
+    "luna-dw-tilt85": _luna(**AS_NOW, deadwood_pool=8, deadwood_sigma=8.5),
     "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),

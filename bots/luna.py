@@ -29,6 +29,7 @@ import math
 import random
 import statistics
 from collections.abc import Callable, Sequence
+from functools import cached_property
 
 from rules.melding import best_discard_mask, min_deadwood_mask
 from rules.moves import BIG_GIN, KNOCK, Action
@@ -37,6 +38,7 @@ from rules.view import DealView
 from .base import NO_MATCH, MatchContext, draw_action, find_action, finish_action
 from .carmen import EARLY_TURNS, Judgement, knock_ceiling, ranked_discards
 from .carmen import wants_face_up as carmen_wants_face_up
+from .deadwood import predicted_deadwood
 from .handeval import VALUE, bits, related
 from .history import PlayerModel, explains, opponent_turns
 from .knowledge import Knowledge, repeats_position
@@ -66,6 +68,7 @@ KEEP_KNOCKABLE = 0.5  # chance to keep a sampled opponent hand that could have k
 KEEP_IMPLAUSIBLE = 1.0  # chance to keep a sampled hand its latest discard would have been a poor throw from
 DISCARD_SLACK = 0  # deadwood points by which that discard may miss the least deadwood and stay plausible
 REDRAWS = 4  # tries at a sample before accepting whatever came
+DEADWOOD_SIGMA = 6.0  # points: how far a sampled hand's deadwood may stray from the estimate
 # sampled hands: 0.7 extra cards dealt per opponent discard, at most 3, the worst then dropped;
 # with the least-deadwood candidate, it won 67.8% of the classic rung's matches against simple
 # (65.4% without) and +3.0 points a deal against CARMEN on paired deals (bench/README.md)
@@ -98,6 +101,8 @@ class Luna:
     selection = SELECTION  # extra cards dealt per opponent discard, its worst then dropped (select_kept)
     selection_cap = SELECTION_CAP  # the most extra cards dealt
     plausible_swaps = 0  # loose cards above the opponent's latest discard swapped for unseen ones
+    deadwood_pool = 0  # hands proposed per sampled hand, one kept by its deadwood (0: no tilt)
+    deadwood_sigma = DEADWOOD_SIGMA  # ...weighed by a Gaussian of this sd about deadwood.py's estimate
     discard_slack = DISCARD_SLACK
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = True  # study the least-deadwood discard too
@@ -326,6 +331,27 @@ class Search:
         return rng.choices(hands, likelihoods)[0]
 
     def proposed_hidden(self, count: int, rng: random.Random) -> int:
+        """Hidden cards: with a deadwood pool, the one of ``deadwood_pool`` hands from the cards
+        alone picked with a Gaussian weight on how far its deadwood lies from the estimate of the
+        opponent's play (deadwood.predicted_deadwood); else one such hand."""
+        know, tuning = self.know, self.tuning
+        if tuning.deadwood_pool <= 0 or not know.opponent_discards:
+            return self.hidden_from_cards(count, rng)
+        pool = [self.hidden_from_cards(count, rng) for _ in range(tuning.deadwood_pool)]
+        expected = self.expected_deadwood
+        weights = [
+            math.exp(
+                -(((arranged(know.opponent_known | hidden)[1] - expected) / tuning.deadwood_sigma) ** 2) / 2
+            )
+            for hidden in pool
+        ]
+        return rng.choices(pool, weights)[0] if any(weights) else pool[0]
+
+    @cached_property
+    def expected_deadwood(self) -> float:
+        return predicted_deadwood(self.view)
+
+    def hidden_from_cards(self, count: int, rng: random.Random) -> int:
         """Hidden cards from the cards alone, with the tuning's selection if any."""
         know, tuning = self.know, self.tuning
         extra = min(

@@ -21,6 +21,12 @@ from .positions import random_positions
 from .test_bots import QuickLuna
 
 
+class QuickPooledLuna(QuickLuna):
+    """QuickLuna whose sampled hands are tilted towards the estimate of the opponent's deadwood."""
+
+    deadwood_pool = 8
+
+
 def _reachable(view: DealView) -> Iterator[object]:
     """Every value inside the view: containers and the engine's own value objects."""
     seen: set[int] = set()
@@ -65,8 +71,8 @@ def _with_hidden_cards_swapped(deal: Deal, seat: int, rng: random.Random) -> Dea
 
 @pytest.mark.parametrize(
     ("bot", "count"),
-    [(Tito(), 300), (Carmen(), 300), (QuickLuna(), 120), (Luna(), 6)],
-    ids=["tito", "carmen", "luna-quick", "luna"],
+    [(Tito(), 300), (Carmen(), 300), (QuickLuna(), 120), (QuickPooledLuna(), 60), (Luna(), 6)],
+    ids=["tito", "carmen", "luna-quick", "luna-quick-deadwood-pool", "luna"],
 )
 def test_decisions_do_not_depend_on_the_opponents_hidden_cards(bot: Bot, count: int) -> None:
     rng = random.Random(8)

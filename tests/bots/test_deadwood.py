@@ -1,0 +1,114 @@
+"""The estimate of the opponent's deadwood from its play, and LUNA's sampler tilted towards it."""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+from bots import Luna, SimpleBot
+from bots.base import NO_MATCH
+from bots.deadwood import COEFFICIENTS, features, predicted_deadwood
+from bots.knowledge import Knowledge
+from bots.luna import Search
+from bots.playout import VALUE, arranged
+from rules import CARDS, RULESETS, Deal, DealView
+from rules.cards import cards_to_mask
+
+from .test_luna import _early_view
+
+
+def test_features_read_the_opponents_one_discard_and_the_stock() -> None:
+    view = _early_view(6, plain_discard=True)
+    thrown = VALUE[view.discard_pile[-1].index]
+    assert features(view) == (
+        1.0,
+        thrown,
+        thrown,
+        thrown,
+        1,
+        0,
+        thrown / 10,
+        thrown * thrown / 10,
+        view.stock_count / 10,
+    )
+    assert len(features(view)) == len(COEFFICIENTS)
+
+
+def test_the_estimate_is_the_coefficients_applied_to_the_features() -> None:
+    view = _early_view(6, plain_discard=True)
+    for position, value in enumerate(features(view)):
+        unit = [0.0] * len(COEFFICIENTS)
+        unit[position] = 1.0
+        assert predicted_deadwood(view, unit) == value
+
+
+def _simple_positions(deals: int) -> list[tuple[DealView, int]]:
+    """Views of seat 0 from its fifth turn on in deals between two `simple` players, each with
+    the true deadwood of seat 1's whole hand."""
+    found = []
+    for number in range(deals):
+        rng = random.Random(f"deadwood:{number}")
+        deck = list(CARDS)
+        rng.shuffle(deck)
+        deal = Deal.new(RULESETS["classic"], number % 2, deck)
+        bot = SimpleBot()
+        while not deal.is_over:
+            seat = deal.to_play
+            assert seat is not None
+            view = deal.view(seat)
+            if seat == 0 and Knowledge.from_view(view).turns >= 5:
+                found.append((view, arranged(deal.hand_mask(1))[1]))
+            deal, _ = deal.apply(bot.choose(view, rng), seat)
+    return found
+
+
+def test_the_estimate_beats_a_constant_guess_on_a_plain_players_deals() -> None:
+    found = _simple_positions(60)
+    assert len(found) > 200
+    mean = statistics.fmean(truth for _, truth in found)
+    constant = statistics.fmean(abs(truth - mean) for _, truth in found)
+    model = statistics.fmean(abs(truth - predicted_deadwood(view)) for view, truth in found)
+    assert model < 0.85 * constant
+
+
+def _sampled_distance(pool: int) -> float:
+    """Mean distance of LUNA's sampled opponent hands' deadwood from the estimate, late in a
+    deal between two `simple` players."""
+    distances = []
+    for index, (view, _) in enumerate(_simple_positions(12)[::6]):
+        bot = Luna()
+        bot.deadwood_pool = pool
+        search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
+        rng = random.Random(index)
+        expected = predicted_deadwood(view)
+        for _ in range(20):
+            hand = search.know.opponent_known | search.sample_hidden(rng)
+            assert hand.bit_count() == 10
+            distances.append(abs(arranged(hand)[1] - expected))
+    return statistics.fmean(distances)
+
+
+def test_a_deadwood_pool_samples_hands_near_the_estimate() -> None:
+    assert _sampled_distance(8) < _sampled_distance(0) - 2
+
+
+def test_sampled_hands_hold_no_card_the_view_shows_elsewhere() -> None:
+    view, _ = _simple_positions(3)[-1]
+    bot = Luna()
+    bot.deadwood_pool = 8
+    know = Knowledge.from_view(view)
+    search = Search(view, know, NO_MATCH, bot)
+    rng = random.Random(2)
+    shown = cards_to_mask(view.hand) | cards_to_mask(view.discard_pile)
+    for _ in range(50):
+        hidden = search.sample_hidden(rng)
+        assert hidden & ~know.unseen == 0 and hidden & shown == 0
+
+
+def test_luna_with_a_deadwood_pool_is_reproducible_and_legal() -> None:
+    bot = Luna()
+    bot.deadwood_pool = 8
+    for view, _ in _simple_positions(2)[::4]:
+        first = bot.choose(view, random.Random(11))
+        assert first in view.legal_actions
+        assert bot.choose(view, random.Random(11)) == first
