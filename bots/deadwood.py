@@ -4,7 +4,8 @@ A player throws its worst loose card, so what it threw lately says how much dead
 holds: a run of low throws means a low hand. A linear model of the deadwood of the opponent's
 whole hand (known and hidden cards), fitted by least squares on positions where the truth was
 known afterwards (`python -m bench.deadwood_model`; the fit and its errors are in
-bench/README.md). LUNA's sampler favours sampled hands whose deadwood is near this estimate.
+bench/README.md). With `Luna.deadwood_pool` set (off by default: fitted to one opponent's
+play, it lost points against CARMEN), LUNA's sampler favours hands whose deadwood is near it.
 
 Built from a `DealView` alone: the opponent's turns are the public history.
 """
