@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from bots import Luna
 from bots.base import NO_MATCH
-from bots.deadwood import features, predicted_deadwood
+from bots.deadwood import COEFFICIENTS, features, predicted_deadwood
 from bots.knowledge import Knowledge
 from bots.playout import arranged
 
@@ -76,12 +76,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     train = positions("classic", args.deals, args.seed, args.opponent)
     test = positions("classic", args.test_deals, args.test_seed, args.opponent)
-    coefficients = least_squares([features(p.view) for p in train], [true_deadwood(p) for p in train])
-    residuals = [true_deadwood(p) - predicted_deadwood(p.view, coefficients) for p in train]
-    mean_target = statistics.fmean(true_deadwood(p) for p in train)
-    model = statistics.fmean(abs(true_deadwood(p) - predicted_deadwood(p.view, coefficients)) for p in test)
-    in_use = statistics.fmean(abs(true_deadwood(p) - predicted_deadwood(p.view)) for p in test)
-    constant = statistics.fmean(abs(true_deadwood(p) - mean_target) for p in test)
+    train_truth = [true_deadwood(p) for p in train]
+    test_truth = [true_deadwood(p) for p in test]
+    coefficients = least_squares([features(p.view) for p in train], train_truth)
+
+    def errors(found: Sequence[Position], truth: Sequence[int], weights: Sequence[float]) -> list[float]:
+        return [real - predicted_deadwood(p.view, weights) for p, real in zip(found, truth, strict=True)]
+
+    residuals = errors(train, train_truth, coefficients)
+    mean_target = statistics.fmean(train_truth)
+    model = statistics.fmean(map(abs, errors(test, test_truth, coefficients)))
+    in_use = statistics.fmean(map(abs, errors(test, test_truth, COEFFICIENTS)))
+    constant = statistics.fmean(abs(real - mean_target) for real in test_truth)
     print(f"{len(train)} training positions ({args.deals} deals, seed {args.seed}), {len(test)} held out")
     print("COEFFICIENTS = (" + ", ".join(f"{weight:.4f}" for weight in coefficients) + ")")
     print(f"residual sd on the training positions {statistics.pstdev(residuals):.2f}")
