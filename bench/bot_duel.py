@@ -44,7 +44,6 @@ from bots.knowledge import Knowledge
 from bots.luna import DISCARD_SAMPLES, DRAW_SAMPLES, LUNA_JUDGEMENT, Search, weighted_sample
 from rules import CARDS, RULESETS, Deal, Ruleset
 from rules.cards import cards_to_mask
-from rules.melding import best_discard_mask
 from rules.moves import BIG_GIN, Action
 from rules.view import DealView
 
@@ -213,12 +212,7 @@ class DecisionOracleSearch(Search):
         know = self.know
         if know.phase in ("offer", "draw"):
             return "draw"
-        return "knock" if knock_is_legal(know) else "discard"
-
-
-def knock_is_legal(know: Knowledge) -> bool:
-    """Whether the seat is at a discard where it may knock."""
-    return know.phase == "discard" and best_discard_mask(know.hand, know.just_taken)[1] <= know.knock_limit
+        return "knock" if know.may_knock else "discard"
 
 
 class DecisionOracleLuna(PartialOracleLuna):
@@ -259,7 +253,7 @@ class TiltSearch(Search):
     def proposed_hidden(self, count: int, rng: random.Random) -> int:
         tuning, know = self.tuning, self.know
         assert isinstance(tuning, TiltLuna)
-        if tuning.tilt_at_knocks_only and not knock_is_legal(know):
+        if tuning.tilt_at_knocks_only and not know.may_knock:
             return super().proposed_hidden(count, rng)
         tilt = tuning.tilt * min(know.opponent_discards.bit_count(), tuning.tilt_cap)
         pool = [weighted_sample(self.weights, count, rng) for _ in range(tuning.tilt_pool)]
@@ -394,6 +388,8 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     # sampled hands tilted towards bots/deadwood.py's estimate of the opponent's deadwood
     "luna-dw-tilt6": _luna(**AS_NOW, deadwood_pool=8, deadwood_sigma=6.0),
     "luna-dw-tilt85": _luna(**AS_NOW, deadwood_pool=8, deadwood_sigma=8.5),
+    # the same pool only where LUNA may knock, the decisions where knowing simple's hand paid most
+    "luna-dw-knocks6": _luna(**AS_NOW, deadwood_pool=8, deadwood_sigma=6.0, deadwood_at_knocks_only=True),
     "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),

@@ -1,13 +1,13 @@
 """A linear model of the opponent's deadwood from its public play, fitted by least squares.
 
-``python -m bench.deadwood_model [--opponent BOT] [--deals N] [--seed S] [--test-deals N] [--test-seed S]``
+``python -m bench.deadwood_model [--opponent BOT ...] [--deals N] [--seed S] [--test-deals N] [--test-seed S]``
 
-Collects ``bench.inference``'s positions (CARMEN against the opponent, classic, from the fifth
-discard on), fits the true deadwood of the opponent's whole hand against ``features`` of the
+Collects ``bench.inference``'s positions (CARMEN against each opponent, classic, from the fifth
+discard on; several opponents pool their positions, so the fit assumes no one player's habits), fits the true deadwood of the opponent's whole hand against ``features`` of the
 view (``bots.deadwood.features``: what it threw lately, how long it has played, what it took),
 and prints the coefficients, to paste into ``bots.deadwood.COEFFICIENTS``, with the mean absolute
-error on held-out deals of the fit and of the coefficients in use, against a constant guess and
-against LUNA's sampled hands. Standard library only; a benchmark, not a test.
+error on held-out deals of each opponent for the fit and for the coefficients in use, against a
+constant guess and against LUNA's sampled hands. Standard library only; a benchmark, not a test.
 """
 
 from __future__ import annotations
@@ -68,32 +68,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.deadwood_model", description=__doc__.split("\n\n")[0]
     )
-    parser.add_argument("--opponent", default="simple")
+    parser.add_argument("--opponent", nargs="+", default=["simple"])
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", type=int, default=101)
     parser.add_argument("--test-deals", type=int, default=100)
     parser.add_argument("--test-seed", type=int, default=1)
     args = parser.parse_args(argv)
-    train = positions("classic", args.deals, args.seed, args.opponent)
-    test = positions("classic", args.test_deals, args.test_seed, args.opponent)
+    train = [p for name in args.opponent for p in positions("classic", args.deals, args.seed, name)]
     train_truth = [true_deadwood(p) for p in train]
-    test_truth = [true_deadwood(p) for p in test]
     coefficients = least_squares([features(p.view) for p in train], train_truth)
-
-    def errors(found: Sequence[Position], truth: Sequence[int], weights: Sequence[float]) -> list[float]:
-        return [real - predicted_deadwood(p.view, weights) for p, real in zip(found, truth, strict=True)]
-
-    residuals = errors(train, train_truth, coefficients)
+    residuals = [
+        real - predicted_deadwood(p.view, coefficients) for p, real in zip(train, train_truth, strict=True)
+    ]
     mean_target = statistics.fmean(train_truth)
-    model = statistics.fmean(map(abs, errors(test, test_truth, coefficients)))
-    in_use = statistics.fmean(map(abs, errors(test, test_truth, COEFFICIENTS)))
-    constant = statistics.fmean(abs(real - mean_target) for real in test_truth)
-    print(f"{len(train)} training positions ({args.deals} deals, seed {args.seed}), {len(test)} held out")
+    print(
+        f"{len(train)} training positions ({args.deals} deals against each of {', '.join(args.opponent)}, seed {args.seed})"
+    )
     print("COEFFICIENTS = (" + ", ".join(f"{weight:.4f}" for weight in coefficients) + ")")
     print(f"residual sd on the training positions {statistics.pstdev(residuals):.2f}")
-    print(
-        f"held-out mean absolute error: this fit {model:.2f}, COEFFICIENTS {in_use:.2f}, constant {constant:.2f}, LUNA's samples {sampler_error(test):.2f}"
-    )
+    for name in args.opponent:
+        test = positions("classic", args.test_deals, args.test_seed, name)
+        truth = [true_deadwood(p) for p in test]
+
+        def error(
+            weights: Sequence[float], found: Sequence[Position] = test, real: Sequence[int] = truth
+        ) -> str:
+            misses = [
+                predicted_deadwood(p.view, weights) - value for p, value in zip(found, real, strict=True)
+            ]
+            return f"{statistics.fmean(map(abs, misses)):.2f} (bias {statistics.fmean(misses):+.2f})"
+
+        constant = statistics.fmean(abs(value - mean_target) for value in truth)
+        print(
+            f"held out against {name} ({len(test)} positions), mean absolute error: this fit {error(coefficients)}, "
+            f"COEFFICIENTS {error(COEFFICIENTS)}, constant {constant:.2f}, LUNA's samples {sampler_error(test):.2f}"
+        )
     return 0
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rules.cards import cards_to_mask
+from rules.melding import best_discard_mask
 from rules.moves import DISCARD, DRAW_STOCK, KNOCK, PASS, TAKE_DISCARD, TAKE_UPCARD, Event
 from rules.view import DealView
 
@@ -43,6 +44,13 @@ class Knowledge:
     @property
     def opponent_hidden_count(self) -> int:
         return self.opponent_count - self.opponent_known.bit_count()
+
+    @property
+    def may_knock(self) -> bool:
+        """Whether the seat is at a discard where some throw would let it knock."""
+        if self.phase != "discard":
+            return False
+        return best_discard_mask(self.hand, self.just_taken)[1] <= self.knock_limit
 
     @staticmethod
     def from_view(view: DealView) -> Knowledge:

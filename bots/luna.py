@@ -38,7 +38,7 @@ from rules.view import DealView
 from .base import NO_MATCH, MatchContext, draw_action, find_action, finish_action
 from .carmen import EARLY_TURNS, Judgement, knock_ceiling, ranked_discards
 from .carmen import wants_face_up as carmen_wants_face_up
-from .deadwood import predicted_deadwood
+from .deadwood import COEFFICIENTS, predicted_deadwood
 from .handeval import VALUE, bits, related
 from .history import PlayerModel, explains, opponent_turns
 from .knowledge import Knowledge, repeats_position
@@ -103,6 +103,8 @@ class Luna:
     plausible_swaps = 0  # loose cards above the opponent's latest discard swapped for unseen ones
     deadwood_pool = 0  # hands proposed per sampled hand, one kept by its deadwood (0: no tilt)
     deadwood_sigma = DEADWOOD_SIGMA  # ...weighed by a Gaussian of this sd about deadwood.py's estimate
+    deadwood_coefficients: Sequence[float] = COEFFICIENTS  # ...made with these coefficients
+    deadwood_at_knocks_only = False  # True: the pool only at discards where LUNA may knock
     discard_slack = DISCARD_SLACK
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = True  # study the least-deadwood discard too
@@ -337,6 +339,8 @@ class Search:
         know, tuning = self.know, self.tuning
         if tuning.deadwood_pool <= 0 or not know.opponent_discards:
             return self.hidden_from_cards(count, rng)
+        if tuning.deadwood_at_knocks_only and not know.may_knock:
+            return self.hidden_from_cards(count, rng)
         pool = [self.hidden_from_cards(count, rng) for _ in range(tuning.deadwood_pool)]
         expected = self.expected_deadwood
         weights = [
@@ -349,7 +353,7 @@ class Search:
 
     @cached_property
     def expected_deadwood(self) -> float:
-        return predicted_deadwood(self.view)
+        return predicted_deadwood(self.view, self.tuning.deadwood_coefficients)
 
     def hidden_from_cards(self, count: int, rng: random.Random) -> int:
         """Hidden cards from the cards alone, with the tuning's selection if any."""

@@ -112,3 +112,34 @@ def test_luna_with_a_deadwood_pool_is_reproducible_and_legal() -> None:
         first = bot.choose(view, random.Random(11))
         assert first in view.legal_actions
         assert bot.choose(view, random.Random(11)) == first
+
+
+def _sampled_hands(view: DealView, pool: int, knocks_only: bool, seed: int) -> list[int]:
+    bot = Luna()
+    bot.deadwood_pool = pool
+    bot.deadwood_at_knocks_only = knocks_only
+    search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
+    rng = random.Random(seed)
+    return [search.sample_hidden(rng) for _ in range(10)]
+
+
+def test_a_pool_for_knocks_only_samples_as_without_one_where_luna_may_not_knock() -> None:
+    found = [view for view, _ in _simple_positions(40)]
+    may_knock = [view for view in found if Knowledge.from_view(view).may_knock]
+    may_not = [view for view in found if not Knowledge.from_view(view).may_knock][::25]
+    assert may_knock and may_not
+    for seed, view in enumerate(may_not):
+        assert _sampled_hands(view, 8, True, seed) == _sampled_hands(view, 0, False, seed)
+    for seed, view in enumerate(may_knock[:5]):
+        assert _sampled_hands(view, 8, True, seed) == _sampled_hands(view, 8, False, seed)
+        assert _sampled_hands(view, 8, True, seed) != _sampled_hands(view, 0, False, seed)
+
+
+def test_the_estimate_uses_luna_s_own_coefficients() -> None:
+    view = _early_view(6, plain_discard=True)
+    bot = Luna()
+    bot.deadwood_coefficients = (7.0,) + (0.0,) * (len(COEFFICIENTS) - 1)
+    assert Search(view, Knowledge.from_view(view), NO_MATCH, bot).expected_deadwood == 7.0
+    assert Search(view, Knowledge.from_view(view), NO_MATCH, Luna()).expected_deadwood == predicted_deadwood(
+        view
+    )

@@ -7,6 +7,7 @@ import random
 from bots.knowledge import Knowledge
 from bots.matchodds import match_chance
 from rules import CARDS, RULESETS, Card, Deal
+from rules.moves import KNOCK
 
 from .positions import random_positions
 
@@ -66,3 +67,15 @@ def test_match_odds_favour_the_leader_and_know_the_end() -> None:
     assert match_chance(100, 99, 100, 25, 25) == 1.0
     assert match_chance(0, 100, 100, 25, 25) == 0.0
     assert match_chance(0, 0, None, 25, 25) == 0.5
+
+
+def test_a_seat_may_knock_exactly_where_the_engine_offers_a_knock() -> None:
+    offered = 0
+    for deal in random_positions(seed=6, count=600):
+        seat = deal.to_play
+        assert seat is not None
+        view = deal.view(seat)
+        engine_offers = any(action.kind == KNOCK for action in view.legal_actions)
+        assert Knowledge.from_view(view).may_knock == engine_offers
+        offered += engine_offers
+    assert offered > 0
