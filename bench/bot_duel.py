@@ -55,11 +55,15 @@ BEFORE_SELECTION: dict[str, Any] = {
     "least_deadwood_candidate": False,
     "end_knocks": False,
     "cheap_undercut_slack": 0,
+    "deadwood_pool": 0,
+    "deadwood_at_knocks_only": False,
 }
 # the knobs that undo BEFORE_SELECTION's sampling: LUNA as it was up to commit 02c6d9d
 BEFORE_KNOCKS: dict[str, Any] = {"selection": 0.7, "selection_cap": 3, "least_deadwood_candidate": True}
-# ...and its knocks since: a variant built with AS_NOW counts from LUNA as it is now
+# ...and its knocks since: a variant built with AS_NOW counts from LUNA of commit 65a470f,
+# before its sampled hands leaned towards the deadwood estimate where it may knock (KNOCK_POOL)
 AS_NOW: dict[str, Any] = {**BEFORE_KNOCKS, "end_knocks": True, "cheap_undercut_slack": 10}
+KNOCK_POOL: dict[str, Any] = {"deadwood_pool": 8, "deadwood_sigma": 6.0, "deadwood_at_knocks_only": True}
 
 
 def _built(kind: Callable[[], Bot], **attributes: Any) -> Callable[[], Bot]:
@@ -137,6 +141,7 @@ class OracleLuna(Luna):
     true_hidden = 0  # set by play_one before each decision
     least_deadwood_candidate = False  # as LUNA up to aefcd13 (its samples are the true hand)
     end_knocks, cheap_undercut_slack = False, 0  # the knocks of LUNA up to 02c6d9d
+    deadwood_pool = 0  # the sampler of LUNA up to 65a470f, for the diagnostics' recorded figures
 
 
 class DeadwoodOracleSearch(Search):
@@ -235,6 +240,7 @@ class OneGuessSearch(Search):
 
 class OneGuessLuna(Luna):
     search_type = OneGuessSearch
+    deadwood_pool = 0  # as LUNA up to 65a470f, which it was measured against
 
 
 class DeadwoodOracleLuna(OracleLuna):
@@ -266,6 +272,7 @@ class TiltLuna(Luna):
     search_type = TiltSearch
     tilt, tilt_cap, tilt_pool = 0.05, 10, 8
     tilt_at_knocks_only = False
+    deadwood_pool = 0  # as LUNA up to 65a470f, which it was measured against
 
 
 def _carmen(judgement: Judgement) -> Callable[[], Bot]:
@@ -289,7 +296,8 @@ STRICT = PlayerModel(poor_throw=0.05, skipped_knock=0.3, declined_meld=0.05)  # 
 VSTRICT = PlayerModel(poor_throw=0.01, skipped_knock=0.1, declined_meld=0.01)
 
 # Knobs are relative to LUNA up to commit aefcd13 ("luna-aefcd13"); "luna-before" is LUNA up
-# to commit e00dc67. "luna" plays LUNA as it is now ("luna-cheap-knocks" below).
+# to commit e00dc67. "luna" plays LUNA as it is now ("luna-dw-knocks6" below; "luna-cheap-knocks"
+# is LUNA of commit 65a470f).
 VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-aefcd13": _luna(),
     "luna-slack0": _luna(knock_slack=0),  # LUNA up to aefcd13 (KNOCK_SLACK 0)
@@ -389,7 +397,8 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "luna-dw-tilt6": _luna(**AS_NOW, deadwood_pool=8, deadwood_sigma=6.0),
     "luna-dw-tilt85": _luna(**AS_NOW, deadwood_pool=8, deadwood_sigma=8.5),
     # the same pool only where LUNA may knock, the decisions where knowing simple's hand paid most
-    "luna-dw-knocks6": _luna(**AS_NOW, deadwood_pool=8, deadwood_sigma=6.0, deadwood_at_knocks_only=True),
+    "luna-dw-knocks6": _luna(**AS_NOW, **KNOCK_POOL),  # LUNA as it is now
+    "luna-dw-knocks16-4": _luna(**AS_NOW, deadwood_pool=16, deadwood_sigma=4.0, deadwood_at_knocks_only=True),
     "luna-live-outs": _live_outs(_luna()),  # play-outs count only outs not seen out of play
     "playout-policy": PlayoutPolicy,
     "playout-policy-live": _live_outs(PlayoutPolicy),

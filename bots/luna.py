@@ -11,7 +11,8 @@ For each decision LUNA
    related to what it threw or declined are less likely, cards related to what
    it took more likely; a few extra cards are dealt and the worst of them dropped,
    as a player who has drawn and thrown keeps the better cards (SELECTION); a hand
-   that could already have knocked is mostly redrawn,
+   that could already have knocked is mostly redrawn; where LUNA may knock, the hands
+   lean towards the opponent's deadwood as its play tells it (bots/deadwood.py),
 3. plays every candidate out on every deal with the informed play-out policy, in
    which LUNA's own seat keeps the loose cards that other cards could meld
    (the same deals for every candidate, so the comparison is not drowned in luck),
@@ -68,7 +69,10 @@ KEEP_KNOCKABLE = 0.5  # chance to keep a sampled opponent hand that could have k
 KEEP_IMPLAUSIBLE = 1.0  # chance to keep a sampled hand its latest discard would have been a poor throw from
 DISCARD_SLACK = 0  # deadwood points by which that discard may miss the least deadwood and stay plausible
 REDRAWS = 4  # tries at a sample before accepting whatever came
-DEADWOOD_SIGMA = 6.0  # points: how far a sampled hand's deadwood may stray from the estimate
+# where LUNA may knock, each sampled opponent hand is one of DEADWOOD_POOL from the sampler, picked
+# by a Gaussian of sd DEADWOOD_SIGMA points about deadwood.py's estimate of the opponent's deadwood:
+# +0.36 a deal against simple over 900 paired deals, -0.13 against CARMEN (bench/README.md)
+DEADWOOD_POOL, DEADWOOD_SIGMA = 8, 6.0
 # sampled hands: 0.7 extra cards dealt per opponent discard, at most 3, the worst then dropped;
 # with the least-deadwood candidate, it won 67.8% of the classic rung's matches against simple
 # (65.4% without) and +3.0 points a deal against CARMEN on paired deals (bench/README.md)
@@ -101,10 +105,10 @@ class Luna:
     selection = SELECTION  # extra cards dealt per opponent discard, its worst then dropped (select_kept)
     selection_cap = SELECTION_CAP  # the most extra cards dealt
     plausible_swaps = 0  # loose cards above the opponent's latest discard swapped for unseen ones
-    deadwood_pool = 0  # hands proposed per sampled hand, one kept by its deadwood (0: no tilt)
+    deadwood_pool = DEADWOOD_POOL  # hands proposed per sampled hand, one kept by its deadwood (0: no tilt)
     deadwood_sigma = DEADWOOD_SIGMA  # ...weighed by a Gaussian of this sd about deadwood.py's estimate
     deadwood_coefficients: Sequence[float] = COEFFICIENTS  # ...made with these coefficients
-    deadwood_at_knocks_only = False  # True: the pool only at discards where LUNA may knock
+    deadwood_at_knocks_only = True  # the pool only at discards where LUNA may knock (False: everywhere)
     discard_slack = DISCARD_SLACK
     close_factor = 1.0  # sampling budget multiplied by this when the answer is still open
     least_deadwood_candidate = True  # study the least-deadwood discard too

@@ -71,14 +71,20 @@ def test_the_estimate_beats_a_constant_guess_on_a_plain_players_deals() -> None:
     assert model < 0.85 * constant
 
 
+def _luna(pool: int, knocks_only: bool = False) -> Luna:
+    """LUNA with a deadwood pool of ``pool`` hands, everywhere or only where it may knock."""
+    bot = Luna()
+    bot.deadwood_pool = pool
+    bot.deadwood_at_knocks_only = knocks_only
+    return bot
+
+
 def _sampled_distance(pool: int) -> float:
     """Mean distance of LUNA's sampled opponent hands' deadwood from the estimate, late in a
     deal between two `simple` players."""
     distances = []
     for index, (view, _) in enumerate(_simple_positions(12)[::6]):
-        bot = Luna()
-        bot.deadwood_pool = pool
-        search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
+        search = Search(view, Knowledge.from_view(view), NO_MATCH, _luna(pool))
         rng = random.Random(index)
         expected = predicted_deadwood(view)
         for _ in range(20):
@@ -94,10 +100,8 @@ def test_a_deadwood_pool_samples_hands_near_the_estimate() -> None:
 
 def test_sampled_hands_hold_no_card_the_view_shows_elsewhere() -> None:
     view, _ = _simple_positions(3)[-1]
-    bot = Luna()
-    bot.deadwood_pool = 8
     know = Knowledge.from_view(view)
-    search = Search(view, know, NO_MATCH, bot)
+    search = Search(view, know, NO_MATCH, _luna(8))
     rng = random.Random(2)
     shown = cards_to_mask(view.hand) | cards_to_mask(view.discard_pile)
     for _ in range(50):
@@ -106,33 +110,29 @@ def test_sampled_hands_hold_no_card_the_view_shows_elsewhere() -> None:
 
 
 def test_luna_with_a_deadwood_pool_is_reproducible_and_legal() -> None:
-    bot = Luna()
-    bot.deadwood_pool = 8
+    bot = _luna(8)
     for view, _ in _simple_positions(2)[::4]:
         first = bot.choose(view, random.Random(11))
         assert first in view.legal_actions
         assert bot.choose(view, random.Random(11)) == first
 
 
-def _sampled_hands(view: DealView, pool: int, knocks_only: bool, seed: int) -> list[int]:
-    bot = Luna()
-    bot.deadwood_pool = pool
-    bot.deadwood_at_knocks_only = knocks_only
+def _sampled_hands(view: DealView, bot: Luna, seed: int) -> list[int]:
     search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
     rng = random.Random(seed)
     return [search.sample_hidden(rng) for _ in range(10)]
 
 
-def test_a_pool_for_knocks_only_samples_as_without_one_where_luna_may_not_knock() -> None:
+def test_luna_leans_towards_the_estimate_only_where_it_may_knock() -> None:
     found = [view for view, _ in _simple_positions(40)]
     may_knock = [view for view in found if Knowledge.from_view(view).may_knock]
     may_not = [view for view in found if not Knowledge.from_view(view).may_knock][::25]
     assert may_knock and may_not
     for seed, view in enumerate(may_not):
-        assert _sampled_hands(view, 8, True, seed) == _sampled_hands(view, 0, False, seed)
+        assert _sampled_hands(view, Luna(), seed) == _sampled_hands(view, _luna(0), seed)
     for seed, view in enumerate(may_knock[:5]):
-        assert _sampled_hands(view, 8, True, seed) == _sampled_hands(view, 8, False, seed)
-        assert _sampled_hands(view, 8, True, seed) != _sampled_hands(view, 0, False, seed)
+        assert _sampled_hands(view, Luna(), seed) == _sampled_hands(view, _luna(8), seed)
+        assert _sampled_hands(view, Luna(), seed) != _sampled_hands(view, _luna(0), seed)
 
 
 def test_the_estimate_uses_luna_s_own_coefficients() -> None:

@@ -58,7 +58,7 @@ def test_luna_and_carmen_now_finish_the_deal_they_once_played_for_ever() -> None
         assert seat is not None
         context = AT_95_37 if seat == 0 else MatchContext(37, 95, 100)
         deal, _ = deal.apply(bots[seat].choose(deal.view(seat), rng, context), seat)
-    assert deal.stock_count < exchange_loop(EXCHANGE_LOOP_START).stock_count
+    assert deal.winner is not None  # played to a showdown that scores, well before a fourth round
 
 
 class Swapper:

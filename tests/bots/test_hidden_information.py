@@ -22,9 +22,11 @@ from .test_bots import QuickLuna
 
 
 class QuickPooledLuna(QuickLuna):
-    """QuickLuna whose sampled hands are tilted towards the estimate of the opponent's deadwood."""
+    """QuickLuna whose sampled hands are tilted towards the estimate of the opponent's deadwood
+    at every decision, not only where it may knock."""
 
     deadwood_pool = 8
+    deadwood_at_knocks_only = False
 
 
 def _reachable(view: DealView) -> Iterator[object]:
