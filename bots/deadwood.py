@@ -4,8 +4,11 @@ A player throws its worst loose card, so what it threw lately says how much dead
 holds: a run of low throws means a low hand. A linear model of the deadwood of the opponent's
 whole hand (known and hidden cards), fitted by least squares on positions where the truth was
 known afterwards (`python -m bench.deadwood_model`; the fit and its errors are in
-bench/README.md). With `Luna.deadwood_pool` set (off by default: fitted to one opponent's
-play, it lost points against CARMEN), LUNA's sampler favours hands whose deadwood is near it.
+bench/README.md). Where LUNA may knock, its sampler favours hands whose deadwood is near the
+estimate (`Luna.deadwood_pool`, `Luna.deadwood_at_knocks_only`): that gained against `simple`
+and cost nothing measurable against CARMEN, while the same tilt at every decision lost against
+CARMEN. Fitted to simple's play, the coefficients read CARMEN's deadwood as well as a fit pooled
+over simple, CARMEN and TITO does.
 
 Built from a `DealView` alone: the opponent's turns are the public history.
 """
