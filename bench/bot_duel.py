@@ -259,7 +259,7 @@ class TiltSearch(Search):
     def proposed_hidden(self, count: int, rng: random.Random) -> int:
         tuning, know = self.tuning, self.know
         assert isinstance(tuning, TiltLuna)
-        if tuning.tilt_at_knocks_only and not know.may_knock:
+        if tuning.tilt_at_knocks_only and not self.may_knock:
             return super().proposed_hidden(count, rng)
         tilt = tuning.tilt * min(know.opponent_discards.bit_count(), tuning.tilt_cap)
         pool = [weighted_sample(self.weights, count, rng) for _ in range(tuning.tilt_pool)]

@@ -71,7 +71,7 @@ DISCARD_SLACK = 0  # deadwood points by which that discard may miss the least de
 REDRAWS = 4  # tries at a sample before accepting whatever came
 # where LUNA may knock, each sampled opponent hand is one of DEADWOOD_POOL from the sampler, picked
 # by a Gaussian of sd DEADWOOD_SIGMA points about deadwood.py's estimate of the opponent's deadwood:
-# +0.36 a deal against simple over 900 paired deals, -0.13 against CARMEN (bench/README.md)
+# +0.36 a deal against simple over 900 paired deals, -0.06 against CARMEN over 600 (bench/README.md)
 DEADWOOD_POOL, DEADWOOD_SIGMA = 8, 6.0
 # sampled hands: 0.7 extra cards dealt per opponent discard, at most 3, the worst then dropped;
 # with the least-deadwood candidate, it won 67.8% of the classic rung's matches against simple
@@ -341,9 +341,7 @@ class Search:
         alone picked with a Gaussian weight on how far its deadwood lies from the estimate of the
         opponent's play (deadwood.predicted_deadwood); else one such hand."""
         know, tuning = self.know, self.tuning
-        if tuning.deadwood_pool <= 0 or not know.opponent_discards:
-            return self.hidden_from_cards(count, rng)
-        if tuning.deadwood_at_knocks_only and not know.may_knock:
+        if not self.leans_on_deadwood:
             return self.hidden_from_cards(count, rng)
         pool = [self.hidden_from_cards(count, rng) for _ in range(tuning.deadwood_pool)]
         expected = self.expected_deadwood
@@ -354,6 +352,19 @@ class Search:
             for hidden in pool
         ]
         return rng.choices(pool, weights)[0] if any(weights) else pool[0]
+
+    @cached_property
+    def may_knock(self) -> bool:
+        """Knowledge.may_knock, worked out once per decision: the sampler asks at every sample."""
+        return self.know.may_knock
+
+    @cached_property
+    def leans_on_deadwood(self) -> bool:
+        """Whether this decision's sampled hands lean towards the estimate of the opponent's deadwood."""
+        tuning = self.tuning
+        if tuning.deadwood_pool <= 0 or not self.know.opponent_discards:
+            return False
+        return self.may_knock or not tuning.deadwood_at_knocks_only
 
     @cached_property
     def expected_deadwood(self) -> float:
