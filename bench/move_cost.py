@@ -31,7 +31,7 @@ django.setup()
 
 from django.core.management import call_command  # noqa: E402
 
-from tables import payloads, services, tasks  # noqa: E402
+from tables import payloads, selectors, services, tasks  # noqa: E402
 from tables.models import Player, Table  # noqa: E402
 
 STAGES = ("service", "answer", "socket", "follow-up")
@@ -62,7 +62,7 @@ def timed(costs: dict[str, list[float]], stage: str, call, *args, **kwargs):
 
 
 def one_move(table_id: int, players: list[Player], costs: dict[str, list[float]]) -> bool:
-    table = services.get_table(table_id)
+    table = selectors.get_table(table_id)
     deal = table.current_deal
     if deal.status != "playing" or deal.match.status != "playing":
         return False
@@ -72,8 +72,8 @@ def one_move(table_id: int, players: list[Player], costs: dict[str, list[float]]
         costs, "service", services.apply_move, table_id, players[seat], action, table.version, card=card
     )
     timed(costs, "answer", payloads.table_state, outcome.table, players[seat])
-    timed(costs, "socket", lambda: payloads.table_state(services.get_table(table_id), players[1 - seat]))
-    if not services.mid_turn(outcome.table.current_deal):  # a draw sends no follow-up task
+    timed(costs, "socket", lambda: payloads.table_state(selectors.get_table(table_id), players[1 - seat]))
+    if not selectors.mid_turn(outcome.table.current_deal):  # a draw sends no follow-up task
         timed(costs, "follow-up", tasks.table_changed, table_id, outcome.table.version, "move")
     return True
 

@@ -18,7 +18,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from config.http import PooledASGIHandler  # noqa: E402
-from tables import embedded  # noqa: E402
+from tables import embedded, tasks  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 from tables.socket_auth import SocketAuthMiddlewareStack  # noqa: E402
 
@@ -28,7 +28,10 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(SocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
-embedded.start_in_server()
+# Embedded mode (no REDIS_URL): Celery's work and sweeps run in this process; never under pytest
+# (tests start the scheduler themselves) nor where Celery workers are configured.
+if settings.REDIS_URL is None and "PYTEST_VERSION" not in os.environ:
+    embedded.start(tasks.periodic_jobs())
 
 # Everything loaded so far lives as long as the process: keep it out of the collector's scans,
 # which otherwise walk it on every full collection (pauses seen as tail latency).

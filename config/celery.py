@@ -14,7 +14,7 @@ from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from django.conf import settings
+from tables.periodic import periodic_tasks
 
 log = logging.getLogger(__name__)
 
@@ -41,17 +41,9 @@ class BrokerLossConsumer(Consumer):
 app = Celery("ginmesa")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.worker_consumer = f"{__name__}:BrokerLossConsumer"
-app.autodiscover_tasks()
-app.autodiscover_tasks(["bots"])  # bots is a plain package, not a Django app
+app.autodiscover_tasks()  # tables.apps imports the tasks too, in every Django process
 
-# Task name: seconds between runs. The sweeper is what guarantees every clock (docs/live.md).
-PERIODIC_TASKS = {
-    "tables.tasks.sweep_overdue": float(settings.SWEEP_SECONDS),
-    "tables.tasks.kick_stalled_bots": 10.0,
-    "tables.tasks.sweep_rematch_offers": 15.0,  # an offer lasts 10 minutes or more: 15 s late is fine
-    "tables.tasks.remind_slow_turns": 30.0,
-    "tables.tasks.send_digests": 300.0,
-}
+PERIODIC_TASKS = periodic_tasks()
 # Clocks have a queue of their own: a backlog of alerts or bot moves never delays a timeout.
 # Every worker consumes both queues unless told otherwise (see README, "Production").
 CLOCK_QUEUE = "clocks"

@@ -20,7 +20,7 @@ from pydantic import Field
 
 import rules
 
-from . import identity, payloads, services
+from . import identity, payloads, selectors, services, verbs
 from .errors import Forbidden, NotAuthenticated, NotFound, ServiceError, StaleVersion
 from .models import ApiToken, Deal, Match, Player, Table
 from .text_input import nul_location
@@ -92,7 +92,9 @@ def _service_error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
     if exc.field:
         extra["field"] = exc.field
     if isinstance(exc, StaleVersion) and "table" in exc.extra:
-        extra["state"] = payloads.table_state(services.get_table(exc.extra["table"]), _caller(request).player)
+        extra["state"] = payloads.table_state(
+            selectors.get_table(exc.extra["table"]), _caller(request).player
+        )
     if "retry_after" in exc.extra:
         extra["retry_after"] = exc.extra["retry_after"]
     return _error(request, exc.status, exc.code, exc.message, **extra)
@@ -207,7 +209,7 @@ def _player_or_guest(request: HttpRequest, name: str | None) -> Player:
 
 def _state(request: HttpRequest, outcome_or_table: services.Outcome | Table | str) -> dict[str, Any]:
     table = outcome_or_table.table if isinstance(outcome_or_table, services.Outcome) else outcome_or_table
-    return payloads.table_state(services.get_table(table), _caller(request).player)
+    return payloads.table_state(selectors.get_table(table), _caller(request).player)
 
 
 # -- tables --------------------------------------------------------------------------------
@@ -228,24 +230,9 @@ def table_state(request: HttpRequest, token: str):
 
 @api.post("/tables/{token}/join", summary="Take the free seat, or watch", tags=["tables"])
 def join(request: HttpRequest, token: str, payload: NameIn):
-    services.get_table(token)  # 404 before a visitor becomes a guest
+    selectors.get_table(token)  # 404 before a visitor becomes a guest
     player = _player_or_guest(request, payload.name)
     return _state(request, services.join_table(token, player))
-
-
-@api.post("/tables/{token}/bot", summary="The owner adds a bot to the free seat", tags=["tables"])
-def add_bot(request: HttpRequest, token: str, payload: BotIn):
-    return _state(request, services.add_bot(token, _player(request), payload.level))
-
-
-@api.post("/tables/{token}/leave", summary="Stand up before the match starts", tags=["tables"])
-def leave(request: HttpRequest, token: str):
-    return _state(request, services.leave_seat(token, _player(request)))
-
-
-@api.post("/tables/{token}/start", summary="The owner starts the match", tags=["tables"])
-def start(request: HttpRequest, token: str, payload: VersionIn):
-    return _state(request, services.start_match(token, _player(request), payload.expected_version))
 
 
 @api.post("/tables/{token}/moves", summary="Play an action", tags=["play"])
@@ -283,7 +270,7 @@ def _committed_state(request: HttpRequest, outcome: services.Outcome) -> dict[st
     "/tables/{token}/moves", summary="The current deal's move log, as the caller may see it", tags=["play"]
 )
 def move_log(request: HttpRequest, token: str):
-    table = services.get_table(token)
+    table = selectors.get_table(token)
     seat = table.seat_of(_caller(request).player)
     deal = table.current_deal
     moves = [] if deal is None else deal.moves.order_by("seq")
@@ -293,29 +280,36 @@ def move_log(request: HttpRequest, token: str):
     }
 
 
-@api.post("/tables/{token}/next-deal", summary="Deal the next deal of the match", tags=["play"])
-def next_deal(request: HttpRequest, token: str, payload: VersionIn):
-    return _state(request, services.next_deal(token, _player(request), payload.expected_version))
+def _verb_endpoint(verb: verbs.TableVerb) -> None:
+    """The API's endpoint of a table verb (tables/verbs.py), with the body the verb takes."""
+    route = api.post(
+        f"/tables/{{token}}/{verb.path}",
+        summary=verb.summary,
+        tags=[verb.tag],
+        operation_id=f"tables_api_{verb.name}",
+    )
+    if verb.body == verbs.BOT_LEVEL:
+
+        def with_level(request: HttpRequest, token: str, payload: BotIn) -> dict[str, Any]:
+            return _state(request, verb.run(token, _player(request), level=payload.level))
+
+        route(with_level)
+    elif verb.body == verbs.VERSION:
+
+        def with_version(request: HttpRequest, token: str, payload: VersionIn) -> dict[str, Any]:
+            return _state(request, verb.run(token, _player(request), payload.expected_version))
+
+        route(with_version)
+    else:
+
+        def bare(request: HttpRequest, token: str) -> dict[str, Any]:
+            return _state(request, verb.run(token, _player(request)))
+
+        route(bare)
 
 
-@api.post("/tables/{token}/resign", summary="Give up the match", tags=["play"])
-def resign(request: HttpRequest, token: str, payload: VersionIn):
-    return _state(request, services.resign(token, _player(request), payload.expected_version))
-
-
-@api.post("/tables/{token}/rematch/offer", summary="Offer a rematch", tags=["play"])
-def rematch_offer(request: HttpRequest, token: str):
-    return _state(request, services.offer_rematch(token, _player(request)))
-
-
-@api.post("/tables/{token}/rematch/accept", summary="Accept the opponent's rematch offer", tags=["play"])
-def rematch_accept(request: HttpRequest, token: str):
-    return _state(request, services.accept_rematch(token, _player(request)))
-
-
-@api.post("/tables/{token}/rematch/decline", summary="Decline the opponent's rematch offer", tags=["play"])
-def rematch_decline(request: HttpRequest, token: str):
-    return _state(request, services.decline_rematch(token, _player(request)))
+for _verb in verbs.VERBS:
+    _verb_endpoint(_verb)
 
 
 # -- chat ----------------------------------------------------------------------------------
@@ -323,8 +317,8 @@ def rematch_decline(request: HttpRequest, token: str):
 
 @api.get("/tables/{token}/chat", summary="Chat the caller may read, after message id `after`", tags=["chat"])
 def chat_history(request: HttpRequest, token: str, after: int = 0):
-    table = services.get_table(token)
-    messages = services.chat_history(table, _caller(request).player, after=after)
+    table = selectors.get_table(token)
+    messages = selectors.chat_history(table, _caller(request).player, after=after)
     return {"messages": [payloads.chat_message(message) for message in messages]}
 
 
@@ -396,7 +390,7 @@ def export_match(request: HttpRequest, token: str, match_number: int):
 @api.get("/me/tables", summary="The caller's tables, those awaiting the caller first", tags=["me"])
 def my_tables(request: HttpRequest):
     player = _player(request)
-    rows = [payloads.my_table_row(table, player) for table in services.tables_of(player)]
+    rows = [payloads.my_table_row(table, player) for table in selectors.tables_of(player)]
     rows.sort(key=lambda row: (not row["your_move"], row["seconds_left"] is None, row["seconds_left"] or 0))
     return {"tables": rows}
 
@@ -426,7 +420,7 @@ def _profile(player: Player) -> dict[str, Any]:
 
 @api.get("/lobby", summary="Public tables waiting for a player", tags=["tables"])
 def lobby(request: HttpRequest):
-    return {"tables": [payloads.lobby_row(table) for table in services.lobby_tables()]}
+    return {"tables": [payloads.lobby_row(table) for table in selectors.lobby_tables()]}
 
 
 # -- API tokens ----------------------------------------------------------------------------

@@ -7,4 +7,11 @@ class TablesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (connects the guest-adoption receivers)
+        """The wiring point, run once the models are loaded (Django's place for it): the
+        receivers of a committed change, the Celery tasks, and the guest-adoption signals."""
+        from . import bot_turns, events, scheduling, signals, tasks  # noqa: F401
+        from .changes import table_changed
+
+        # Live publishing first: the sockets hear of a move before any follow-up runs.
+        table_changed.connect(events.on_table_change, dispatch_uid="tables.live")
+        table_changed.connect(scheduling.on_table_change, dispatch_uid="tables.background")

@@ -18,7 +18,6 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
 from typing import Any
 
 from channels.consumer import get_handler_name
@@ -29,7 +28,7 @@ from django.db.models import Max
 
 import rules
 
-from . import events, payloads, services
+from . import events, payloads, selectors, services, verbs
 from .alerts import notify, presence
 from .errors import NotFound, ServiceError, StaleVersion
 from .models import ChatMessage, Player, Table
@@ -292,7 +291,7 @@ class TableConsumer(LiveConsumer):
         row = None if version is None else recent_tables.at(self.table_id, version)
         if row is None:
             try:
-                row = services.get_table(self.table_id)
+                row = selectors.get_table(self.table_id)
             except NotFound:
                 return None
             recent_tables.keep(row)
@@ -340,8 +339,8 @@ class TableConsumer(LiveConsumer):
         await self.send_json({"type": "presence", "seats": message["seats"]})
 
     def _new_chat(self) -> list[dict[str, Any]]:
-        table = services.get_table(self.table_id)
-        messages = services.chat_history(table, self.player, after=self.last_chat_id)
+        table = selectors.get_table(self.table_id)
+        messages = selectors.chat_history(table, self.player, after=self.last_chat_id)
         if messages:
             self.last_chat_id = messages[-1].id
         return [payloads.chat_message(message) for message in messages]
@@ -407,15 +406,16 @@ class TableConsumer(LiveConsumer):
             await self.send_state(None, force=True)
 
     async def on_action(self, content: dict[str, Any]) -> None:
-        """A table action other than a move (TABLE_ACTIONS), as its HTTP endpoint would take it:
+        """A table verb other than a move (verbs.SOCKET_VERBS), as its HTTP endpoint would take it:
         the answer is an ``action_result`` with the new version; the state follows as an event."""
         name, expected = content.get("action"), content.get("expected_version")
         request_id = content.get("request_id")
         if request_id is not None and not _short_text(request_id, 64):
             await self.send_error(400, "invalid_input", "request_id: 1 to 64 characters.")
             return
-        if name not in TABLE_ACTIONS:
-            detail = "action must be one of: " + ", ".join(TABLE_ACTIONS) + "."
+        verb = verbs.SOCKET_VERBS.get(name) if isinstance(name, str) else None
+        if verb is None:
+            detail = "action must be one of: " + ", ".join(verbs.SOCKET_VERBS) + "."
             await self.send_error(400, "invalid_input", detail, request_id=request_id)
             return
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
@@ -427,7 +427,7 @@ class TableConsumer(LiveConsumer):
             await self.send_error(401, "not_authenticated", "Join the table first.", request_id=request_id)
             return
         try:
-            outcome = await db(TABLE_ACTIONS[name])(self.table_id, self.player, expected)
+            outcome = await db(verb.run)(self.table_id, self.player, expected)
         except ServiceError as error:
             await self.send_refusal(error, request_id=request_id)
         else:
@@ -458,17 +458,6 @@ class TableConsumer(LiveConsumer):
         if self.player is not None:
             await db(presence.touch_table)(self.player.pk, self.table_id, visible=visible)
             await db(events.publish_presence)(self.table_id)
-
-
-# The deal-end and match-end actions a seated player may send over the table socket, each the
-# service its HTTP endpoint calls: (table id, player, expected version or None) -> Outcome.
-TABLE_ACTIONS: dict[str, Callable[[int, Player, int | None], services.Outcome]] = {
-    "next_deal": services.next_deal,
-    "resign": services.resign,
-    "rematch_offer": lambda table, player, _expected: services.offer_rematch(table, player),
-    "rematch_accept": lambda table, player, _expected: services.accept_rematch(table, player),
-    "rematch_decline": lambda table, player, _expected: services.decline_rematch(table, player),
-}
 
 
 def _short_text(value: Any, limit: int) -> bool:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -106,16 +105,14 @@ def current() -> Scheduler | None:
     return _current
 
 
-def start() -> Scheduler:
-    """Start the scheduler and its periodic sweeps (idempotent)."""
+def start(periodic: list[tuple[float, Callable[[], Any]]]) -> Scheduler:
+    """Start the scheduler and its ``periodic`` (seconds, task) sweeps (idempotent)."""
     global _current
     with _lock:
         if _current is None:
-            from . import tasks
-
             _current = Scheduler()
             _current.start()
-            for seconds, job in tasks.periodic_jobs():
+            for seconds, job in periodic:
                 _current.every(seconds, job)
             log.info("embedded scheduler started: tasks and sweeps run in this process")
         return _current
@@ -127,12 +124,3 @@ def stop() -> None:
         if _current is not None:
             _current.stop()
             _current = None
-
-
-def start_in_server() -> None:
-    """From config/asgi.py: start in a server process of embedded mode, never under pytest
-    (tests start it themselves) nor where Celery workers are configured (REDIS_URL)."""
-    from django.conf import settings
-
-    if settings.REDIS_URL is None and "PYTEST_VERSION" not in os.environ:
-        start()

@@ -1,7 +1,8 @@
-"""Telling connected browsers that a table changed, and handing the change to what follows it.
+"""Live publishing: telling connected browsers that a table changed.
 
+It subscribes to the writers' announcement (tables.changes) and starts no background work.
 A message carries the table's new version and, for a move, each seated player's own state
-(built once from the committed rows, tables.services): a player's socket sends that player's,
+(built once from the committed rows, tables.services.common): a player's socket sends that player's,
 and every other socket (spectators, or when no states came) builds its recipient's view from
 the database. The channel layer is inside the server; what leaves it is one recipient's view. Publishing is
 best effort: the move is already committed, and a client that missed a message gets a fresh
@@ -25,6 +26,11 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
+from .alerts import presence
+from .changes import TableChange
+from .errors import NotFound
+from .selectors import get_table
+
 log = logging.getLogger(__name__)
 
 _server_loop: asyncio.AbstractEventLoop | None = None
@@ -46,28 +52,26 @@ def remember_server_loop() -> None:
     _server_loop = asyncio.get_running_loop()
 
 
+def on_table_change(sender: Any, change: TableChange, **kwargs: Any) -> None:
+    """Receiver of tables.changes.table_changed: tell the table's sockets about the new version."""
+    publish_table_event(change.table_id, change.version, change.kind, change.states)
+
+
 def publish_table_event(
-    table_id: int,
-    version: int,
-    kind: str = "state",
-    follow_up: bool = True,
-    states: dict[str, dict[str, Any]] | None = None,
+    table_id: int, version: int, kind: str = "state", states: dict[str, dict[str, Any]] | None = None
 ) -> None:
     """Tell the table's sockets about ``version`` (``states``: the seated players' own states at
-    that version, by player id), then (``follow_up``) start what follows the change (deadlines,
-    alerts, the players' pending counts) in the background."""
-    message = {"type": "table.event", "kind": kind, "table": table_id, "version": version, "at": time.time()}
+    that version, by player id)."""
+    message: dict[str, Any] = {
+        "type": "table.event",
+        "kind": kind,
+        "table": table_id,
+        "version": version,
+        "at": time.time(),
+    }
     if states:
         message["states"] = {player: encoded_state(state) for player, state in states.items()}
     group_send(table_group(table_id), message)
-    if not follow_up:
-        return
-    from . import scheduling  # scheduling imports the tasks, which import the services
-
-    try:
-        scheduling.after_table_change(table_id, version, kind)
-    except Exception:  # the move is committed: the sweeper still guarantees its deadline
-        log.exception("could not schedule what follows %s at table %s", kind, table_id)
 
 
 def encoded_state(state: dict[str, Any]) -> dict[str, str]:
@@ -80,10 +84,6 @@ def encoded_state(state: dict[str, Any]) -> dict[str, str]:
 def publish_presence(table_id: int) -> None:
     """Who is at the table now. The rows are public and the same for every viewer, so they are
     read once here and carried by the message, not read again by each socket."""
-    from .alerts import presence
-    from .errors import NotFound
-    from .services import get_table
-
     try:
         seats = presence.seats(get_table(table_id))
     except NotFound:
@@ -120,7 +120,7 @@ def _run(make: Callable[[], Awaitable[Any]]) -> None:
     future.add_done_callback(_log_failure)
 
 
-def _log_failure(future) -> None:
+def _log_failure(future: Any) -> None:
     if not future.cancelled() and future.exception() is not None:
         log.error("could not publish", exc_info=future.exception())
 

@@ -2,8 +2,8 @@
 
 A guest is a Player row with a random ``guest_key``; the browser keeps that key in a signed
 cookie (so it survives the session for months) and the session remembers the player id.
-Signing up, or logging in, from a guest's browser turns the guest into the account's player,
-keeping every seat, move and chat message.
+Signing up, or logging in, from a guest's browser turns the guest into the account's player
+(tables.services.profile.adopt_guest), keeping every seat, move and chat message.
 """
 
 from __future__ import annotations
@@ -12,13 +12,11 @@ import hashlib
 import secrets
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
 from .errors import BadRequest
-from .models import ApiToken, ChatMessage, ChatMute, Move, Player, Table
+from .models import ApiToken, Player
 from .reads import CompiledRead
 
 GUEST_COOKIE = "ginmesa_guest"
@@ -125,40 +123,11 @@ def remember_new_guest(request: HttpRequest, response: HttpResponse) -> None:
         )
 
 
-@transaction.atomic
-def adopt_guest(request: HttpRequest, user) -> Player | None:
-    """Called when an account signs up or logs in: this browser's guest becomes the account."""
-    guest = guest_for_request(request)
-    if guest is None:
-        return None
-    account = Player.objects.filter(user=user).first()
-    if account is None:
-        guest.user = user
-        guest.guest_key = None
-        guest.save(update_fields=["user", "guest_key"])
-        account = guest
-    else:
-        _merge_guest_into(guest, account)
+def forget_guest(request: HttpRequest, account: Player) -> None:
+    """After adoption (tables.services.profile): this browser is the account now, not the guest."""
     if hasattr(request, "session"):
         request.session.pop(SESSION_PLAYER_KEY, None)
     setattr(request, _CACHE_ATTR, account)
-    return account
-
-
-def _merge_guest_into(guest: Player, account: Player) -> None:
-    """Move the guest's seats and history to the account, except at tables where both sit."""
-    shared = Table.objects.filter(Q(seat0=guest) | Q(seat1=guest)).filter(Q(seat0=account) | Q(seat1=account))
-    if shared.exists():
-        return  # playing oneself: keep the two identities apart rather than merge a table into nonsense
-    Table.objects.filter(seat0=guest).update(seat0=account)
-    Table.objects.filter(seat1=guest).update(seat1=account)
-    Table.objects.filter(owner=guest).update(owner=account)
-    Move.objects.filter(actor=guest).update(actor=account)
-    ChatMessage.objects.filter(author=guest).update(author=account)
-    ChatMute.objects.filter(player=guest).update(player=account)
-    ChatMute.objects.filter(muted=guest).update(muted=account)
-    guest.guest_key = None
-    guest.save(update_fields=["guest_key"])
 
 
 def _hash_token(raw: str) -> str:

@@ -1,9 +1,11 @@
-"""What follows a committed change, and where background work runs.
+"""Background work: what follows a committed change, and where it runs.
 
-Production (REDIS_URL): Celery tasks on workers, ETAs through the broker, sweeps from beat.
-Embedded (`make run`): the same tasks, run by tables.embedded's scheduler in the server's
-process. Under tests with eager Celery and no scheduler, work due now runs inline and work
-due later is left to the sweeps the tests call.
+It subscribes to the writers' announcement (tables.changes) and hands the work to Celery by
+task name (tables/tasks.py, tables/bot_turns.py), the way a producer sends to workers it does
+not import. Production (REDIS_URL): Celery tasks on workers, ETAs through the broker, sweeps
+from beat. Embedded (`make run`): the same tasks, run by tables.embedded's scheduler in the
+server's process. Under tests with eager Celery and no scheduler, work due now runs inline and
+work due later is left to the sweeps the tests call.
 
 Deadlines live on the deal row; the ETA task is only the fast path. ETAs further away than
 ETA_HORIZON_SECONDS are not sent at all (a broker holds a long countdown badly: past its
@@ -13,40 +15,57 @@ visibility timeout Redis hands it out twice): the periodic sweeper plays those.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import datetime as dt
-import importlib
 import logging
 import random
 import threading
 from collections.abc import Callable
 from typing import Any
 
+from celery import current_app
 from django.utils import timezone
 
-from . import embedded
+from . import embedded, services
+from .changes import TableChange
+from .errors import Conflict
+from .models import Move, Table
+from .selectors import get_table
 
 log = logging.getLogger(__name__)
 
 ETA_HORIZON_SECONDS = 120  # live clocks (30 s to 90 s); longer ones are the sweeper's
+LIVE_CLOCK_SECONDS = 600  # a turn clock up to 10 minutes is live play: a bot pauses like a person
+LIVE_BOT_PAUSE_SECONDS = (1.0, 2.0)
+
+# The tasks this layer hands work to, by their registered names.
+TABLES_CHANGED = "tables.tasks.tables_changed"
+TABLE_CHANGED = "tables.tasks.table_changed"
+EXPIRE_TURN = "tables.tasks.expire_turn"
+DELIVER_ALERT = "tables.tasks.deliver_alert"
+PLAY_BOT_TURN = "bots.tasks.play_bot_turn"  # its name from before it moved to tables/bot_turns.py
+
+Batch = list[tuple[int, int, str]]
 
 
-def _bot_task():
-    """``bots.tasks.play_bot_turn`` once the bots issue provides it, else None."""
-    try:
-        module = importlib.import_module("bots.tasks")
-    except ImportError:
-        return None
-    return getattr(module, "play_bot_turn", None)
+def on_table_change(sender: Any, change: TableChange, **kwargs: Any) -> None:
+    """Receiver of tables.changes.table_changed: a bot's turn, a bot dealing the next deal,
+    then the deadline, alerts and counts of the change."""
+    if change.bot_turn is not None:
+        schedule_bot_turn(change.bot_turn, change.version)
+    if change.bot_deals_next:
+        bot_deals_next(change.table_id, change.version)
+    if change.follow_up:
+        after_table_change(change.table_id, change.version, change.kind)
 
 
 def _eager() -> bool:
-    from config.celery import app
-
-    return bool(app.conf.task_always_eager)
+    return bool(current_app.conf.task_always_eager)
 
 
-def run_task(task: Any, *args: Any, eta: dt.datetime | None = None) -> None:
-    """Run a task now (``eta`` None) or at ``eta``, wherever this process runs background work."""
+def run_task(name: str, *args: Any, eta: dt.datetime | None = None) -> None:
+    """Run task ``name`` now (``eta`` None) or at ``eta``, wherever this process runs background work."""
+    task = current_app.tasks[name]
     scheduler = embedded.current()
     if scheduler is not None:
         when = eta.timestamp() if eta is not None else 0.0
@@ -58,15 +77,23 @@ def run_task(task: Any, *args: Any, eta: dt.datetime | None = None) -> None:
         task.apply_async(args, eta=eta)
 
 
+def think_delay(table: Table, rng: random.Random) -> float:
+    """Seconds a bot waits before moving: 1-2 s on a live clock, none on a slow one (a day-long
+    clock needs no theatre)."""
+    if table.turn_seconds > LIVE_CLOCK_SECONDS:
+        return 0.0
+    return rng.uniform(*LIVE_BOT_PAUSE_SECONDS)
+
+
 def schedule_bot_turn(deal_id: int, version: int) -> bool:
-    """Ask the bot whose turn it is to play; False when no bot player is installed."""
-    task = _bot_task()
-    if task is None:
-        return False
+    """Ask the bot whose turn it is to play; False when the hand-off failed."""
     try:
+        task = current_app.tasks[PLAY_BOT_TURN]
         scheduler = embedded.current()
         if scheduler is not None:  # the pause happens here: eager Celery cannot wait
-            scheduler.call_later(_bot_pause(deal_id), task, deal_id, version, True)
+            table = Table.objects.filter(current_deal_id=deal_id).first()
+            pause = 0.0 if table is None else think_delay(table, random.Random())
+            scheduler.call_later(pause, task, deal_id, version, True)
         else:
             task.delay(deal_id, version)
     except Exception:  # a broker hiccup: the stalled-bot sweep and the deadline still move it
@@ -75,33 +102,36 @@ def schedule_bot_turn(deal_id: int, version: int) -> bool:
     return True
 
 
-def _bot_pause(deal_id: int) -> float:
-    from .models import Table
-
-    module = importlib.import_module("bots.tasks")
-    table = Table.objects.filter(current_deal_id=deal_id).first()
-    think = getattr(module, "think_delay", None)
-    return 0.0 if table is None or think is None else float(think(table, random.Random()))
+def bot_deals_next(table_id: int, version: int) -> None:
+    """A bot never keeps its opponent waiting for the next deal."""
+    table = get_table(table_id)
+    bot = next((player for player in table.seats if player is not None and player.is_bot), None)
+    if bot is None:
+        return
+    with contextlib.suppress(Conflict):  # someone dealt first, or the table changed since
+        services.next_deal(table_id, bot, expected_version=version, source=Move.Source.BOT)
 
 
 class FollowUps:
     """What follows committed changes, gathered for up to ``window`` seconds and handed to the
     workers as one task. Under load one Celery message per move cost the web process and the
-    worker more than the work it carried; a batch costs one. Only a table's newest change is
-    kept: the task does nothing for a version that is no longer the table's.
+    worker more than the work it carried; a batch costs one. Of a table's changes of game state
+    only the newest is kept (the task does nothing for a version that is no longer the table's);
+    a chat message is kept beside them, since it alerts on its own and shares its version with
+    the move before it.
 
     A web process that dies within the window loses that batch's alerts, as one that died
     before its publish did; each turn's deadline still lives on the deal, for the sweeper."""
 
-    def __init__(self, send: Callable[[list[tuple[int, int, str]]], None], window: float = 0.1):
+    def __init__(self, send: Callable[[Batch], None], window: float = 0.1):
         self.send, self.window = send, window
-        self.pending: dict[int, tuple[int, int, str]] = {}
+        self.pending: dict[tuple[int, bool], tuple[int, int, str]] = {}
         self.lock = threading.Lock()
         self.timer: threading.Timer | None = None
 
     def add(self, table_id: int, version: int, kind: str) -> None:
         with self.lock:
-            self.pending[table_id] = (table_id, version, kind)
+            self.pending[(table_id, kind == "chat")] = (table_id, version, kind)
             if self.timer is None:
                 self.timer = threading.Timer(self.window, self.flush)
                 self.timer.daemon = True
@@ -118,10 +148,8 @@ class FollowUps:
             log.exception("could not hand %d table changes to the workers", len(batch))
 
 
-def _send_follow_ups(batch: list[tuple[int, int, str]]) -> None:
-    from . import tasks
-
-    tasks.tables_changed.apply_async((batch,))
+def _send_follow_ups(batch: Batch) -> None:
+    current_app.tasks[TABLES_CHANGED].apply_async((batch,))
 
 
 follow_ups = FollowUps(_send_follow_ups)
@@ -131,19 +159,20 @@ atexit.register(follow_ups.flush)
 def after_table_change(table_id: int, version: int, kind: str) -> None:
     """Deadlines, alerts and pending counts for a committed change: off the request's path
     (with workers, batched: FollowUps)."""
-    from . import tasks
-
     if embedded.current() is None and not _eager():
         follow_ups.add(table_id, version, kind)
     else:
-        run_task(tasks.table_changed, table_id, version, kind)
+        run_task(TABLE_CHANGED, table_id, version, kind)
 
 
 def schedule_deadline(deal_id: int, version: int, deadline: dt.datetime | None) -> bool:
     """The fast path of a turn's clock: a task at the deadline, if it is near enough."""
-    from . import tasks
-
     if deadline is None or (deadline - timezone.now()).total_seconds() > ETA_HORIZON_SECONDS:
         return False
-    run_task(tasks.expire_turn, deal_id, version, deadline.isoformat(), eta=deadline)
+    run_task(EXPIRE_TURN, deal_id, version, deadline.isoformat(), eta=deadline)
     return True
+
+
+def deliver_later(kind: str, player_id: int, table_id: int, occasion: str, when: dt.datetime) -> None:
+    """An alert put off until quiet hours end or the player has been away long enough."""
+    run_task(DELIVER_ALERT, kind, player_id, table_id, occasion, eta=when)

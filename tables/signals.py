@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
-from allauth.account.signals import user_logged_in, user_signed_up
-from django.dispatch import receiver
+from typing import Any
 
-from .identity import adopt_guest, player_for_user, remember_profile_language
+from allauth.account.signals import user_logged_in, user_signed_up
+from django.contrib.auth.models import AbstractBaseUser
+from django.dispatch import receiver
+from django.http import HttpRequest
+
+from . import identity, services
+
+
+def _adopt(request: HttpRequest, user: AbstractBaseUser) -> None:
+    guest = identity.guest_for_request(request)
+    if guest is not None:
+        identity.forget_guest(request, services.adopt_guest(guest, user))
 
 
 @receiver(user_signed_up, dispatch_uid="tables.adopt_guest_on_signup")
-def _adopt_on_signup(sender, request, user, **kwargs) -> None:
+def _adopt_on_signup(sender: Any, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any) -> None:
     if request is not None:
-        adopt_guest(request, user)
+        _adopt(request, user)
 
 
 @receiver(user_logged_in, dispatch_uid="tables.adopt_guest_on_login")
-def _adopt_on_login(sender, request, user, **kwargs) -> None:
+def _adopt_on_login(sender: Any, request: HttpRequest | None, user: AbstractBaseUser, **kwargs: Any) -> None:
     if request is not None:
-        adopt_guest(request, user)
-        remember_profile_language(request, player_for_user(user))
+        _adopt(request, user)
+        identity.remember_profile_language(request, identity.player_for_user(user))

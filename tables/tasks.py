@@ -1,21 +1,23 @@
-"""Celery tasks of the tables app: each takes ids and calls a service.
+"""Celery tasks of the tables app: each takes ids and calls a writer, the alerts or the sweeps.
 
-The periodic ones are listed in config.celery.PERIODIC_TASKS (Celery beat in production, the
-embedded scheduler in `make run`). All are idempotent: a duplicate or stale run does nothing.
+The periodic ones are listed in tables.periodic (Celery beat in production, the embedded
+scheduler in `make run`). All are idempotent: a duplicate or stale run does nothing.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import Any
 
-from celery import shared_task
-from django.db.models import Q
+from celery import current_app, shared_task
 from django.utils import timezone
 
-from . import scheduling, services
+from . import scheduling, selectors, services
+from .alerts import notify
 from .errors import NotFound
-from .models import Deal, Match, Table
+from .models import Match
+from .periodic import periodic_tasks
 
 log = logging.getLogger(__name__)
 
@@ -24,17 +26,16 @@ STALLED_BOT_SECONDS = 20  # a bot's turn untouched this long lost its task: hand
 
 @shared_task(ignore_result=True)
 def table_changed(table_id: int, version: int, kind: str) -> None:
-    """After a committed change: the deadline's fast path, alerts, the players' pending counts."""
-    from .alerts import notify
-
+    """After a committed change: the deadline's fast path, alerts, the players' pending counts.
+    A chat message alerts only: it changes neither the turn's clock nor anyone's count."""
     try:
-        table = services.get_table(table_id)
+        table = selectors.get_table(table_id)
     except NotFound:
         return
     if table.version != version:
         return  # a newer change is on its way and does all this for the newer state
     deal = table.current_deal
-    if deal is not None and deal.match.status == Match.Status.PLAYING:
+    if kind != "chat" and deal is not None and deal.match.status == Match.Status.PLAYING:
         scheduling.schedule_deadline(deal.pk, version, deal.deadline)
     notify.on_table_change(table, kind)
 
@@ -51,7 +52,7 @@ def tables_changed(changes: list[tuple[int, int, str]]) -> None:
 
 @shared_task(ignore_result=True)
 def expire_turn(deal_id: int, expected_version: int, expected_deadline: str | None = None) -> bool:
-    """A turn's clock ran out (the ETA fast path): the service checks it really did."""
+    """A turn's clock ran out (the ETA fast path): the writer checks it really did."""
     return services.apply_timeout(deal_id, expected_version, expected_deadline) is not None
 
 
@@ -70,45 +71,28 @@ def sweep_rematch_offers() -> int:
 
 @shared_task(ignore_result=True)
 def remind_slow_turns() -> int:
-    from .alerts import notify
-
     return notify.send_due_reminders()
 
 
 @shared_task(ignore_result=True)
 def kick_stalled_bots() -> int:
     """Hand a bot its turn again when its task was lost (a worker died): never a frozen table."""
-    rows = Table.objects.filter(
-        Q(seat0__is_bot=True) | Q(seat1__is_bot=True),
-        updated_at__lte=timezone.now() - dt.timedelta(seconds=STALLED_BOT_SECONDS),
-        current_deal__status=Deal.Status.PLAYING,
-        current_deal__match__status=Match.Status.PLAYING,
-    ).select_related("seat0", "seat1", "current_deal")
-    kicked = 0
-    for table in rows:
-        player = table.seats[table.current_deal.to_play]
-        if player is not None and player.is_bot:
-            kicked += scheduling.schedule_bot_turn(table.current_deal_id, table.version)
-    return kicked
+    idle_since = timezone.now() - dt.timedelta(seconds=STALLED_BOT_SECONDS)
+    turns = selectors.stalled_bot_turns(idle_since)
+    return sum(scheduling.schedule_bot_turn(deal_id, version) for deal_id, version in turns)
 
 
 @shared_task(ignore_result=True)
 def send_digests() -> int:
-    from .alerts import notify
-
     return notify.send_digests()
 
 
 @shared_task(ignore_result=True)
 def deliver_alert(kind: str, player_id: int, table_id: int, occasion: str) -> None:
     """An alert put off until quiet hours end or the player has been away long enough."""
-    from .alerts import notify
-
     notify.deliver_later(kind, player_id, table_id, occasion)
 
 
-def periodic_jobs() -> list[tuple[float, object]]:
+def periodic_jobs() -> list[tuple[float, Any]]:
     """(seconds, task) for the embedded scheduler: the same list Celery beat runs."""
-    from config.celery import PERIODIC_TASKS, app
-
-    return [(seconds, app.tasks[name]) for name, seconds in PERIODIC_TASKS.items()]
+    return [(seconds, current_app.tasks[name]) for name, seconds in periodic_tasks().items()]

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 import rules
 from rules.ruleset import RULESETS
 
-from . import engine, identity, payloads, services
+from . import engine, identity, payloads, selectors, services, verbs
 from .errors import ServiceError
 from .models import Deal, Player, Table
 
@@ -63,32 +63,26 @@ def _table_options(data) -> dict:
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     """The invite link: a name prompt for a new visitor while a seat is free, else the table."""
     try:
-        table = services.get_table(token)
+        table = selectors.get_table(token)
     except ServiceError:
         raise Http404("There is no such table.") from None
     player = identity.player_for_request(request)
     state = payloads.table_state(table, player)
-    chat = [payloads.chat_message(m) for m in services.chat_history(table, player)]
+    chat = [payloads.chat_message(m) for m in selectors.chat_history(table, player)]
     context = {
         "table": table,
         "state": state,
         "player": player,
         "chat": chat,
+        "table_verbs": verbs.for_page(),
         "can_take_seat": state["you"]["seat"] is None and state["status"] == "waiting",
         "invite_url": request.build_absolute_uri(),
     }
     return render(request, "tables/table.html", context)
 
 
-_ACTIONS = {
-    "start": lambda token, player, data: services.start_match(token, player, _version(data)),
-    "next_deal": lambda token, player, data: services.next_deal(token, player, _version(data)),
-    "resign": lambda token, player, data: services.resign(token, player, _version(data)),
-    "rematch_offer": lambda token, player, data: services.offer_rematch(token, player),
-    "rematch_accept": lambda token, player, data: services.accept_rematch(token, player),
-    "rematch_decline": lambda token, player, data: services.decline_rematch(token, player),
-    "add_bot": lambda token, player, data: services.add_bot(token, player, data.get("level", "")),
-    "leave": lambda token, player, data: services.leave_seat(token, player),
+# The page's own forms besides the table verbs: each (token, player, form data) -> the writer's answer.
+_FORMS = {
     "chat": lambda token, player, data: services.post_chat(token, player, data.get("text")),
     "move": lambda token, player, data: services.apply_move(
         token,
@@ -98,6 +92,10 @@ _ACTIONS = {
         client_move_id=data.get("client_move_id") or None,
     ),
 }
+
+
+# Every verb a table page's form may post to /t/<token>/<verb>/.
+PAGE_VERBS = ("join", *verbs.BY_NAME, *_FORMS)
 
 
 def _version(data) -> int | None:
@@ -110,16 +108,19 @@ def table_action(request: HttpRequest, token: str, verb: str) -> HttpResponse:
     """One form button of the table page; errors come back as a message on the page."""
     try:
         if verb == "join":
-            services.get_table(token)
+            selectors.get_table(token)
             player = identity.player_for_request(request) or identity.become_guest(
                 request, request.POST.get("name")
             )
             services.join_table(token, player)
-        elif verb in _ACTIONS:
+        elif verb in verbs.BY_NAME or verb in _FORMS:
             player = identity.player_for_request(request)
             if player is None:
                 raise ServiceError("Type your name first.")
-            _ACTIONS[verb](token, player, request.POST)
+            if verb in _FORMS:
+                _FORMS[verb](token, player, request.POST)
+            else:
+                verbs.BY_NAME[verb].run(token, player, _version(request.POST), request.POST.get("level", ""))
         else:
             raise Http404("Unknown action.")
     except (ServiceError, rules.IllegalMove) as error:
@@ -131,7 +132,7 @@ def my_tables(request: HttpRequest) -> HttpResponse:
     player = identity.player_for_request(request)
     rows = []
     if player is not None:
-        rows = [payloads.my_table_row(table, player) for table in services.tables_of(player)]
+        rows = [payloads.my_table_row(table, player) for table in selectors.tables_of(player)]
         rows.sort(
             key=lambda row: (not row["your_move"], row["seconds_left"] is None, row["seconds_left"] or 0)
         )
@@ -139,7 +140,7 @@ def my_tables(request: HttpRequest) -> HttpResponse:
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    rows = [payloads.lobby_row(table) for table in services.lobby_tables()]
+    rows = [payloads.lobby_row(table) for table in selectors.lobby_tables()]
     return render(request, "tables/lobby.html", {"rows": rows})
 
 

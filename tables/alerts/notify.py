@@ -21,12 +21,12 @@ from django.urls import reverse
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from tables import engine, events, payloads, services
+from tables import engine, events, payloads, scheduling, selectors
 from tables.errors import NotFound
 from tables.models import ChatMessage, Deal, Match, Player, Table
 
 from . import emails, prefs, presence, push
-from .models import SentAlert, TablePresence
+from .models import Activity, SentAlert, TablePresence
 from .texts import RESULTS, duration, language, render
 
 log = logging.getLogger(__name__)
@@ -74,10 +74,12 @@ class Alert:
 
 def on_table_change(table: Table, kind: str) -> None:
     """Alert whoever the change concerns and refresh the players' pending counts."""
-    if kind == "move" and services.mid_turn(table.current_deal):
+    if kind == "move" and selectors.mid_turn(table.current_deal):
         return  # a draw: the drawer was told when the turn began, and no count changed
     for alert in alerts_for(table, kind):
         deliver(alert)
+    if kind == "chat":
+        return  # a message changes nobody's count of tables waiting for them
     for player in humans(table):
         events.publish_to_player(player.pk, {"type": "pending.changed"})
 
@@ -242,10 +244,7 @@ def _emailed_since_last_look(alert: Alert) -> bool:
 
 
 def _later(alert: Alert, when: dt.datetime) -> None:
-    from tables import scheduling, tasks
-
-    args = (alert.kind, alert.player.pk, alert.table.pk, alert.occasion)
-    scheduling.run_task(tasks.deliver_alert, *args, eta=when)
+    scheduling.deliver_later(alert.kind, alert.player.pk, alert.table.pk, alert.occasion, when)
 
 
 def deliver_later(kind: str, player_id: int, table_id: int, occasion: str) -> set[str]:
@@ -257,7 +256,7 @@ def deliver_later(kind: str, player_id: int, table_id: int, occasion: str) -> se
 def rebuild(kind: str, player_id: int, table_id: int, occasion: str) -> Alert | None:
     """The alert again, or None when the occasion has passed (the turn was played...)."""
     try:
-        table = services.get_table(table_id)
+        table = selectors.get_table(table_id)
     except NotFound:
         return None
     seat = table.seat_of(Player(pk=player_id))
@@ -312,15 +311,13 @@ def pending_tables(player: Player) -> list[str]:
     """The tokens of the player's tables where something is up to them (their move...)."""
     return [
         row["table"]
-        for row in (payloads.my_table_row(table, player) for table in services.tables_of(player))
+        for row in (payloads.my_table_row(table, player) for table in selectors.tables_of(player))
         if row["your_move"]
     ]
 
 
 def send_digests(now: dt.datetime | None = None) -> int:
     """The daily email of players who chose it: every table where it is their move."""
-    from .models import Activity
-
     now = now or timezone.now()
     sent = 0
     for player in Player.objects.filter(alert_prefs__digest=True, user__isnull=False).select_related("user"):
@@ -339,7 +336,7 @@ def send_digests(now: dt.datetime | None = None) -> int:
 def _send_digest(player: Player) -> int:
     rows = [
         {**row, "url": settings.SITE_URL + reverse("table", args=[row["table"]])}
-        for row in (payloads.my_table_row(table, player) for table in services.tables_of(player))
+        for row in (payloads.my_table_row(table, player) for table in selectors.tables_of(player))
         if row["your_move"]
     ]
     if not rows:

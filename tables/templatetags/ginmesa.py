@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.translation import gettext, ngettext
+
+from tables import identity
+from tables.routing import websocket_urlpatterns
 
 register = template.Library()
 
@@ -11,8 +15,6 @@ register = template.Library()
 def socket_routes() -> str:
     """The websocket paths the server answers ("tables me"), so that a page never dials a socket
     that is not there (each refused dial is a console error) and polls instead."""
-    from tables.routing import websocket_urlpatterns
-
     found = []
     for pattern in websocket_urlpatterns:
         text = str(pattern.pattern)
@@ -26,8 +28,6 @@ def socket_routes() -> str:
 @register.simple_tag(takes_context=True)
 def current_player(context):
     """The visitor's player (account or guest), or None: the header's pending-moves badge needs it."""
-    from tables import identity
-
     request = context.get("request")
     return identity.player_for_request(request) if request is not None else None
 
@@ -35,7 +35,6 @@ def current_player(context):
 @register.filter
 def clock_label(seconds: int | None) -> str:
     """A turn clock as people say it: "45 s", "10 min", "12 h", "3 days"."""
-    from django.utils.translation import gettext, ngettext
 
     if not seconds:
         return "—"
@@ -51,8 +50,6 @@ def clock_label(seconds: int | None) -> str:
 
 @register.filter
 def status_label(status: str) -> str:
-    from django.utils.translation import gettext
-
     labels = {
         "waiting": gettext("waiting for a player"),
         "ready": gettext("ready to start"),

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import get_resolver
 
 from tables.api import api
-from tables.views import _ACTIONS
+from tables.views import PAGE_VERBS
 from tests.tables.helpers import started
 
 from .callers import browser, program
@@ -34,7 +34,7 @@ def unsafe_api_paths(token: str) -> list[tuple[str, str]]:
 
 
 def page_forms(token: str) -> list[str]:
-    verbs = ["join", *_ACTIONS]
+    verbs = PAGE_VERBS
     fixed = ["/new/", "/me/profile/", "/me/tokens/1/revoke/", "/i18n/setlang/"]
     return [*fixed, *(f"/t/{token}/{verb}/" for verb in verbs)]
 

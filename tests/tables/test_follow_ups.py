@@ -23,10 +23,22 @@ def test_changes_within_the_window_go_as_one_batch_with_each_tables_newest():
     follow_ups = FollowUps(send, window=0.3)
     follow_ups.add(1, 5, "move")
     follow_ups.add(2, 9, "move")
-    follow_ups.add(1, 6, "chat")  # table 1 changed again: only its newest version matters
+    follow_ups.add(1, 6, "move")  # table 1 changed again: only its newest version matters
     assert batches == []  # nothing before the window closes
     assert arrived.wait(5)
-    assert batches == [[(1, 6, "chat"), (2, 9, "move")]]
+    assert batches == [[(1, 6, "move"), (2, 9, "move")]]
+
+
+def test_a_chat_message_within_the_window_keeps_the_moves_follow_up():
+    """A message shares its version with the move before it: the move's "your move" alert and
+    its deadline must still go, beside the message's own alert."""
+    batches, arrived, send = _collector()
+    follow_ups = FollowUps(send, window=0.3)
+    follow_ups.add(1, 5, "move")
+    follow_ups.add(1, 5, "chat")
+    follow_ups.add(1, 5, "chat")  # a second message: the newest stands for both
+    assert arrived.wait(5)
+    assert sorted(batches[0]) == [(1, 5, "chat"), (1, 5, "move")]
 
 
 def test_a_change_after_a_flush_starts_a_new_batch():

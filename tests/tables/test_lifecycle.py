@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from celery import current_app
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from tables import scheduling, services
+from tables import scheduling, services, tasks
 from tables.identity import GUEST_COOKIE
 from tables.models import ChatMessage, Deal, Match, Player, Table
 
@@ -227,6 +228,17 @@ def test_a_draw_sends_no_follow_up_task_but_the_turn_that_passes_does(
     assert followed == ["move"]
 
 
+def test_a_chat_message_alerts_but_leaves_the_turns_clock_alone(alice, bob, monkeypatch):
+    planned = []
+    monkeypatch.setattr(scheduling, "schedule_deadline", lambda *args: planned.append(args))
+    token, _ = started(alice, bob)
+    table = Table.objects.get(invite_token=token)
+    tasks.table_changed(table.pk, table.version, "chat")
+    assert planned == []  # the move before it planned the deadline already
+    tasks.table_changed(table.pk, table.version, "move")
+    assert len(planned) == 1
+
+
 def test_the_server_deals_the_next_deal_when_nobody_does(alice, bob):
     token, players = started(alice, bob, ruleset="reino")
     from .helpers import play_deal
@@ -249,7 +261,7 @@ def test_owner_adds_a_bot_and_the_bot_is_handed_its_turn(
         def delay(deal_id, version):
             handed.append((deal_id, version))
 
-    monkeypatch.setattr(scheduling, "_bot_task", lambda: FakeTask)
+    monkeypatch.setitem(current_app.tasks, scheduling.PLAY_BOT_TURN, FakeTask)
     token = open_table(alice)["table"]
     with_bot = alice.ok("post", f"/tables/{token}/bot", {"level": "luna"})
     assert with_bot["seats"][1] == {"name": "LUNA", "is_bot": True, "bot_level": "luna", "is_guest": False}

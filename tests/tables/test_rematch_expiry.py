@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from config.celery import PERIODIC_TASKS
-from tables import services, tasks
+from tables import events, services, tasks
 from tables.models import Table
 
 from .helpers import ApiClient, snapshot, started
@@ -58,9 +58,9 @@ def test_the_sweep_withdraws_a_lapsed_offer_exactly_once(
 ):
     published = []
     monkeypatch.setattr(
-        services,
+        events,
         "publish_table_event",
-        lambda table, version, kind, *follow_up, **states: published.append((table, version, kind)),
+        lambda table, version, kind, *states: published.append((table, version, kind)),
     )
     token = _after_a_match(alice, bob)
     version = alice.ok("post", f"/tables/{token}/rematch/offer")["version"]

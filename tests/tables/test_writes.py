@@ -9,7 +9,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from tables.models import Deal, Move, Table
-from tables.services import DEAL_PLAY_FIELDS
+from tables.services.play import DEAL_PLAY_FIELDS
 from tables.writes import CompiledInsert, CompiledUpdate, WriteBatch
 from tests.tables.helpers import started
 

@@ -11,7 +11,7 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from tables import scheduling, services
+from tables import scheduling, selectors, services
 from tables.alerts import notify, presence, push
 from tables.alerts.models import Activity, SentAlert
 from tables.models import Deal, Player, Table
@@ -98,7 +98,7 @@ def test_a_draw_alerts_nobody_the_turn_began_with_the_alert(alice, bob, site):
     site.clear()
     mover.ok("post", f"/tables/{token}/moves", {"action": "draw_stock", "expected_version": state["version"]})
     table = Table.objects.select_related("seat0", "seat1", "current_deal__match").get(invite_token=token)
-    assert table.current_deal.phase == "discard" and services.mid_turn(table.current_deal)
+    assert table.current_deal.phase == "discard" and selectors.mid_turn(table.current_deal)
     notify.on_table_change(table, "move")
     assert site == []  # neither an alert nor a pending-count refresh for the same turn
 

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.utils import timezone
 
-from tables import consumers, engine, services
+from tables import consumers, engine, selectors
 from tables.alerts import presence
 from tables.alerts.models import Activity, TablePresence
 from tables.identity import issue_api_token
@@ -209,7 +209,7 @@ def test_chat_reaches_the_players_and_spectator_chat_stays_with_spectators(alice
 
 def test_presence_shows_the_opponent_online_then_last_seen(alice, bob):
     token, _players = started(alice, bob)
-    bob_seat = Table.objects.get(invite_token=token).seat_of(services.get_table(token).seat1)
+    bob_seat = Table.objects.get(invite_token=token).seat_of(selectors.get_table(token).seat1)
 
     async def body():
         watcher = await connect(f"/ws/tables/{token}/", alice)

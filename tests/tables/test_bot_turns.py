@@ -1,4 +1,4 @@
-"""The Celery task: a bot plays its turn through the move service, once per turn."""
+"""The Celery task (tables/bot_turns.py): a bot plays its turn through the move writer, once per turn."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 import rules
-from bots.tasks import play_bot_turn, think_delay
 from tables import engine, services
+from tables.bot_turns import play_bot_turn
 from tables.models import Move, Player, Table
+from tables.scheduling import PLAY_BOT_TURN, think_delay
 
 
 def _table_with_bot(level: str, ruleset: str = "classic") -> tuple[Table, Player]:
@@ -82,4 +83,18 @@ def test_the_pause_is_human_on_live_clocks_and_absent_on_slow_ones() -> None:
     for _ in range(20):
         assert 1.0 <= think_delay(SimpleNamespace(turn_seconds=45), rng) <= 2.0
     assert think_delay(SimpleNamespace(turn_seconds=86_400), rng) == 0.0
-    assert think_delay(SimpleNamespace(turn_seconds=45, bot_delay_seconds=0), rng) == 0.0
+
+
+def test_the_pause_reads_only_what_a_table_has() -> None:
+    """A table has no pause of its own: the clock alone decides (an attribute set on a row by
+    hand, as no field ever would, changes nothing)."""
+    assert not any(field.name == "bot_delay_seconds" for field in Table._meta.get_fields())
+    table = Table(turn_seconds=45)
+    table.bot_delay_seconds = 0  # type: ignore[attr-defined]
+    assert 1.0 <= think_delay(table, random.Random(2)) <= 2.0
+
+
+def test_the_task_keeps_its_name_from_before_it_moved() -> None:
+    """Messages queued by the previous release name bots.tasks.play_bot_turn: they still run."""
+    assert play_bot_turn.name == PLAY_BOT_TURN == "bots.tasks.play_bot_turn"
+    assert play_bot_turn.app.tasks[PLAY_BOT_TURN].name == PLAY_BOT_TURN

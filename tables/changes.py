@@ -1,0 +1,49 @@
+"""A committed change of a table, announced once to whoever subscribes.
+
+The writers (tables/services/) announce every change after their transaction commits; live
+publishing (tables/events.py) and background work (tables/scheduling.py) subscribe to it in
+tables/apps.py. The writers never import what follows a change, so a new follow-up is a new
+receiver, not an edit of every writer. Plain Django signals, sent only after commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import Signal
+
+log = logging.getLogger(__name__)
+
+# Sent with ``change`` (a TableChange) once the transaction that made it has committed.
+table_changed = Signal()
+
+
+@dataclass(frozen=True)
+class TableChange:
+    table_id: int
+    version: int
+    kind: str  # "move", "timeout", "state", "seat", "rematch", "chat"
+    # Alerts, the turn's deadline and the players' pending counts are due (a draw needs none:
+    # the turn goes on with its clock; a chat message needs its alert only).
+    follow_up: bool = True
+    # Each seated player's own state at ``version``, by player id, built from the committed rows.
+    states: dict[str, dict[str, Any]] | None = None
+    bot_turn: int | None = None  # the deal at which a bot is now to play
+    bot_deals_next: bool = False  # a deal ended at a table with a bot: it deals the next one
+
+
+def announce_on_commit(make: Callable[[], TableChange]) -> None:
+    """Announce the change built by ``make`` once the current transaction commits (at once
+    outside one). Built then, not now: a state is read from the rows as committed."""
+    transaction.on_commit(lambda: announce(make()))
+
+
+def announce(change: TableChange) -> None:
+    """Tell every receiver; one receiver's failure never keeps the change from the others."""
+    for receiver, result in table_changed.send_robust(sender=TableChange, change=change):
+        if isinstance(result, Exception):
+            log.error("%s failed on %s of table %s", receiver, change.kind, change.table_id, exc_info=result)

@@ -1,0 +1,113 @@
+"""Opening a table and filling its seats before the match: players, guests and bots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from .. import engine
+from ..errors import BadRequest, Conflict
+from ..models import Player, Table
+from ..selectors import TableRef
+from .common import Outcome, announce, bump, check_version, lock_table, require_owner, seat_of
+
+FORFEIT_AFTER_RANGE = range(1, 11)
+
+
+def create_table(
+    owner: Player,
+    *,
+    ruleset: str = "playgridia",
+    target: int | None = None,
+    custom: dict[str, Any] | None = None,
+    turn_seconds: int = Table.DEFAULT_TURN_SECONDS,
+    visibility: str = Table.Visibility.INVITE,
+    spectator_chat: bool = True,
+    forfeit_after: int = 3,
+) -> Table:
+    """A new table with its owner in seat 0; the options are fixed from now on."""
+    rules_value = engine.build_ruleset(ruleset, target, custom)
+    if turn_seconds not in Table.TURN_CLOCKS:
+        choices = ", ".join(str(seconds) for seconds in Table.TURN_CLOCKS)
+        raise BadRequest(f"turn_seconds must be one of {choices}.", field="turn_seconds")
+    if visibility not in Table.Visibility.values:
+        raise BadRequest("visibility must be 'invite' or 'public'.", field="visibility")
+    if forfeit_after not in FORFEIT_AFTER_RANGE:
+        raise BadRequest("forfeit_after must be from 1 to 10 turns.", field="forfeit_after")
+    table: Table = Table.objects.create(
+        owner=owner,
+        seat0=owner,
+        ruleset_name=rules_value.name,
+        ruleset=rules_value.to_dict(),
+        turn_seconds=turn_seconds,
+        visibility=visibility,
+        spectator_chat=spectator_chat,
+        forfeit_after=forfeit_after,
+    )
+    return table
+
+
+def join_table(table_ref: TableRef, player: Player) -> Outcome:
+    """Take the free seat before the match starts; otherwise the caller watches (no change)."""
+    with transaction.atomic():
+        table = lock_table(table_ref)
+        seat = table.seat_of(player)
+        if seat is not None or table.current_deal_id is not None:
+            return Outcome(table, seat)
+        free = _free_seats(table)
+        if not free:
+            return Outcome(table, None)
+        _sit(table, free[0], player)
+        return Outcome(table, free[0])
+
+
+def bot_player(level: str) -> Player:
+    if level not in Player.BotLevel.values:
+        raise BadRequest("level must be one of tito, carmen, luna.", field="level")
+    bot, _ = Player.objects.get_or_create(
+        is_bot=True, bot_level=level, defaults={"display_name": Player.BotLevel(level).label}
+    )
+    return bot
+
+
+def add_bot(table_ref: TableRef, actor: Player, level: str, expected_version: int | None = None) -> Outcome:
+    """The owner puts a bot (TITO, CARMEN or LUNA) in the free seat."""
+    with transaction.atomic():
+        bot = bot_player(level)  # inside: a refused request leaves no new bot row behind
+        table = lock_table(table_ref)
+        require_owner(table, actor, "Only the table's owner can add a bot.")
+        if table.current_deal_id is not None:
+            raise Conflict("The match has already started.")
+        free = _free_seats(table)
+        if not free:
+            raise Conflict("Both seats are taken.")
+        check_version(table, expected_version)
+        _sit(table, free[0], bot)
+        return Outcome(table, table.seat_of(actor))
+
+
+def leave_seat(table_ref: TableRef, actor: Player, expected_version: int | None = None) -> Outcome:
+    """Before the match starts a guest may stand up, and the owner may remove a bot."""
+    with transaction.atomic():
+        table = lock_table(table_ref)
+        if table.current_deal_id is not None:
+            raise Conflict("The match has started: resign instead.")
+        seat = seat_of(table, actor)
+        if actor.pk == table.owner_id:
+            seat = 1 - seat  # the owner never leaves their own table: they clear the other seat
+            if table.seats[seat] is None:
+                raise Conflict("The other seat is already free.")
+        check_version(table, expected_version)
+        _sit(table, seat, None)
+        return Outcome(table, table.seat_of(actor))
+
+
+def _free_seats(table: Table) -> list[int]:
+    return [number for number, occupant in enumerate(table.seats) if occupant is None]
+
+
+def _sit(table: Table, seat: int, player: Player | None) -> None:
+    setattr(table, f"seat{seat}", player)
+    bump(table, f"seat{seat}")
+    announce(table, None, "seat")
