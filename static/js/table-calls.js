@@ -8,7 +8,7 @@ import { chime } from "./sound.js";
 import { receiveChat } from "./table-chat.js";
 import { render, statusText } from "./table-draw.js";
 import { rememberSeen } from "./table-recap.js";
-import { awaitsMe, legal, mySeat, token, ui, view } from "./table-state.js";
+import { awaitsMe, legal, mySeat, pageData, token, ui, view } from "./table-state.js";
 
 export const live = new LiveTable(token, {
   onState: applyState,
@@ -19,14 +19,16 @@ export const live = new LiveTable(token, {
   },
 });
 
-// The table's deal-end actions that also go over its socket, by their HTTP path.
-const SOCKET_ACTIONS = {
-  "next-deal": "next_deal",
-  resign: "resign",
-  "rematch/offer": "rematch_offer",
-  "rematch/accept": "rematch_accept",
-  "rematch/decline": "rematch_decline",
-};
+// The socket's action name for each table verb it takes, by the verb's HTTP path. The server lists
+// the verbs in the page (json_script "table-verbs": name, path, socket) so that the page keeps no
+// copy of its own; with no list (an older view), every verb goes over HTTP.
+function socketActionsByPath() {
+  const verbs = pageData("table-verbs");
+  const socketVerbs = Array.isArray(verbs) ? verbs.filter((verb) => verb && verb.socket) : [];
+  return new Map(socketVerbs.map((verb) => [verb.path, verb.name]));
+}
+
+const socketActions = socketActionsByPath();
 
 function applyState(state) {
   const dealChanged = !ui.state.deal || !state.deal || ui.state.deal.number !== state.deal.number;
@@ -86,12 +88,13 @@ export async function move(action) {
   }
 }
 
-// Over the table's socket when it is open and the action has a socket form (the state follows
-// as its event), else over HTTP.
+// Over the table's socket when it is open and takes the verb (the state follows as its event),
+// else over HTTP.
 export async function tableCall(path, body = {}) {
-  if (SOCKET_ACTIONS[path] && !ui.busy) {
+  const socketAction = socketActions.get(path);
+  if (socketAction && !ui.busy) {
     ui.busy = true;
-    const answer = await live.action({ action: SOCKET_ACTIONS[path], request_id: newMoveId(), ...body });
+    const answer = await live.action({ action: socketAction, request_id: newMoveId(), ...body });
     ui.busy = false;
     if (answer === null) live.refresh(); // unanswered: show the table as it is now
     else if (answer !== undefined && answer.type === "error") refused(answer.status, answer.detail);
