@@ -1,0 +1,106 @@
+// The table's calls to the server: the player's moves and the other table verbs, over the table's
+// socket when it is open, else over HTTP; and each new state the server sends, taken in.
+import { api, newMoveId } from "./api.js";
+import { _ } from "./i18n.js";
+import { LiveTable } from "./live.js";
+import { toast } from "./site.js";
+import { chime } from "./sound.js";
+import { receiveChat } from "./table-chat.js";
+import { render, statusText } from "./table-draw.js";
+import { rememberSeen } from "./table-recap.js";
+import { awaitsMe, legal, mySeat, pageData, token, ui, view } from "./table-state.js";
+
+export const live = new LiveTable(token, {
+  onState: applyState,
+  onChat: receiveChat,
+  onPresence: (seats) => {
+    ui.presence = seats;
+    render();
+  },
+});
+
+// The socket's action name for each table verb it takes, by the verb's HTTP path. The server lists
+// the verbs in the page (json_script "table-verbs": name, path, socket) so that the page keeps no
+// copy of its own; with no list (an older view), every verb goes over HTTP.
+function socketActionsByPath() {
+  const verbs = pageData("table-verbs");
+  const socketVerbs = Array.isArray(verbs) ? verbs.filter((verb) => verb && verb.socket) : [];
+  return new Map(socketVerbs.map((verb) => [verb.path, verb.name]));
+}
+
+const socketActions = socketActionsByPath();
+
+function applyState(state) {
+  const dealChanged = !ui.state.deal || !state.deal || ui.state.deal.number !== state.deal.number;
+  if (offerLapsed(ui.state, state)) toast(_("The rematch offer has expired."));
+  ui.state = state;
+  live.version = Math.max(live.version, state.version);
+  if (dealChanged || !legal().some((action) => action.endsWith(` ${ui.selected}`))) ui.selected = null;
+  if (view() && view().phase !== "discard") ui.hint = false;
+  render();
+  announceTurn();
+  rememberSeen();
+  window.dispatchEvent(new Event("ginmesa:pending-changed"));
+}
+
+// Withdrawn with nobody's answer and the match still over: the sweeper let it lapse.
+function offerLapsed(before, after) {
+  const over = before.status === "match_over" && after.status === "match_over";
+  return over && mySeat() !== null && before.rematch.offered_by !== null && after.rematch.offered_by === null && after.rematch.declined_by === null;
+}
+
+function announceTurn() {
+  const awaiting = awaitsMe();
+  if (ui.wasAwaiting === false && awaiting) {
+    toast(ui.state.status === "playing" ? _("Your move!") : statusText());
+    chime();
+  }
+  ui.wasAwaiting = awaiting;
+}
+
+async function post(path, body, failure) {
+  if (ui.busy) return null;
+  ui.busy = true;
+  const answer = await api.post(path, body);
+  ui.busy = false;
+  if (answer.ok) return answer.data;
+  if (answer.data && answer.data.state) applyState(answer.data.state);
+  refused(answer.status, answer.data.detail, failure);
+  return null;
+}
+
+function refused(status, detail, failure) {
+  toast(status === 409 ? _("The table changed: look again.") : detail || failure || _("That did not work."), "error");
+}
+
+// Over the table's socket when it is open (the state follows as its event), else over HTTP.
+export async function move(action) {
+  if (ui.busy) return;
+  const body = { action, expected_version: ui.state.version, client_move_id: newMoveId() };
+  ui.busy = true;
+  const answer = await live.move(body);
+  ui.busy = false;
+  if (answer === null) {
+    const data = await post(`/tables/${token}/moves`, body);
+    if (data) applyState(data.state);
+  } else if (answer.type === "error") {
+    refused(answer.status, answer.detail); // a stale version: the socket sends the table as it is
+  }
+}
+
+// Over the table's socket when it is open and takes the verb (the state follows as its event),
+// else over HTTP.
+export async function tableCall(path, body = {}) {
+  const socketAction = socketActions.get(path);
+  if (socketAction && !ui.busy) {
+    ui.busy = true;
+    const answer = await live.action({ action: socketAction, request_id: newMoveId(), ...body });
+    ui.busy = false;
+    if (answer === null) live.refresh(); // unanswered: show the table as it is now
+    else if (answer !== undefined && answer.type === "error") refused(answer.status, answer.detail);
+    if (answer !== undefined) return answer;
+  }
+  const data = await post(`/tables/${token}/${path}`, body);
+  if (data) applyState(data);
+  return data;
+}

@@ -1,0 +1,79 @@
+// The table's chat: the players' channel, and the spectators' own where the table allows it.
+import { api } from "./api.js";
+import { _ } from "./i18n.js";
+import { toast } from "./site.js";
+import { $, clear, mySeat, token, ui } from "./table-state.js";
+
+export function drawChat() {
+  const log = clear($("chat-log"));
+  const spectator = mySeat() === null;
+  $("chat-tabs").hidden = !spectator || !ui.state.options.spectator_chat;
+  for (const button of $("chat-tabs").querySelectorAll("button")) {
+    button.setAttribute("aria-selected", String(button.dataset.channel === ui.chatChannel));
+  }
+  const channel = spectator ? ui.chatChannel : "players";
+  const messages = ui.chat.filter((message) => message.channel === channel);
+  if (!messages.length) {
+    const empty = document.createElement("li");
+    empty.className = "muted";
+    empty.textContent = _("No messages yet.");
+    log.append(empty);
+  }
+  for (const message of messages) {
+    const item = document.createElement("li");
+    const author = document.createElement("span");
+    author.className = "author";
+    author.textContent = message.author;
+    const time = document.createElement("time");
+    time.dateTime = message.created_at;
+    time.textContent = new Date(message.created_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    item.append(author, document.createTextNode(message.text), time);
+    log.append(item);
+  }
+  log.scrollTop = log.scrollHeight;
+  const unread = $("chat-unread");
+  unread.hidden = ui.unread === 0;
+  unread.textContent = String(ui.unread);
+}
+
+// Messages from the socket or the poller (already new to the page), or the player's own once sent.
+export function receiveChat(messages) {
+  ui.chat = [...ui.chat, ...messages.filter((message) => !ui.chat.some((known) => known.id === message.id))];
+  if (!$("side").classList.contains("open") && getComputedStyle($("btn-chat")).display !== "none") ui.unread += messages.length;
+  drawChat();
+}
+
+// `live` takes a sent message as if it had come back, so the socket's echo of it is not new.
+export function wireChat(live) {
+  $("chat-form").addEventListener("submit", (event) => sendChat(event, live));
+  $("chat-tabs").addEventListener("click", (event) => {
+    const channel = event.target.closest("[data-channel]")?.dataset.channel;
+    if (channel) {
+      ui.chatChannel = channel;
+      drawChat();
+    }
+  });
+  $("btn-chat").addEventListener("click", () => {
+    const open = $("side").classList.toggle("open");
+    $("btn-chat").setAttribute("aria-expanded", String(open));
+    if (open) {
+      ui.unread = 0;
+      drawChat();
+      $("chat-text").focus();
+    }
+  });
+}
+
+async function sendChat(event, live) {
+  event.preventDefault();
+  const input = $("chat-text");
+  const text = input.value.trim();
+  if (!text) return;
+  const answer = await api.post(`/tables/${token}/chat`, { text });
+  if (!answer.ok) {
+    toast(answer.data.detail || _("The message was not sent."), "error");
+    return;
+  }
+  input.value = "";
+  live.offerChat([answer.data]);
+}
