@@ -27,9 +27,14 @@ _TABLE_BY_TOKEN = CompiledRead(lambda token: _tables_with_players().filter(invit
 
 def get_table(ref: TableRef) -> Table:
     """A table for reading (no lock), by primary key, invite token or row."""
+    return table_by(ref, _TABLE_BY_KEY, _TABLE_BY_TOKEN)
+
+
+def table_by(ref: TableRef, by_key: CompiledRead, by_token: CompiledRead) -> Table:
+    """The table ``ref`` names, read with ``by_key`` (a primary key or a row) or ``by_token``."""
     if isinstance(ref, Table):
         ref = ref.pk
-    read = _TABLE_BY_KEY if isinstance(ref, int) else _TABLE_BY_TOKEN
+    read = by_key if isinstance(ref, int) else by_token
     try:
         table: Table = read.get(ref)
     except (Table.DoesNotExist, ValueError):

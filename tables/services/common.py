@@ -21,10 +21,10 @@ import rules
 
 from .. import payloads
 from ..changes import TableChange, announce_on_commit
-from ..errors import Conflict, Forbidden, NotFound, StaleVersion
+from ..errors import Conflict, Forbidden, StaleVersion
 from ..models import Deal, Match, Move, Player, Table
 from ..reads import KEY_SAMPLE, CompiledRead
-from ..selectors import TableRef, mid_turn
+from ..selectors import TableRef, mid_turn, table_by
 from ..writes import CompiledUpdate, WriteBatch
 
 
@@ -52,14 +52,7 @@ _LOCK_DEAL = CompiledRead(
 
 
 def lock_table(ref: TableRef) -> Table:
-    if isinstance(ref, Table):
-        ref = ref.pk
-    read = _LOCK_TABLE_BY_KEY if isinstance(ref, int) else _LOCK_TABLE_BY_TOKEN
-    try:
-        table: Table = read.get(ref)
-    except (Table.DoesNotExist, ValueError):
-        raise NotFound("There is no such table.") from None
-    return table
+    return table_by(ref, _LOCK_TABLE_BY_KEY, _LOCK_TABLE_BY_TOKEN)
 
 
 def lock_current_deal(table: Table) -> Deal:

@@ -37,7 +37,7 @@ def later(monkeypatch):
     """Deliveries put off for later, instead of a broker or scheduler."""
     calls = []
     monkeypatch.setattr(
-        scheduling, "run_task", lambda task, *args, eta=None: calls.append((task.name, args, eta))
+        scheduling, "run_task", lambda task, *args, eta=None: calls.append((task, args, eta))
     )
     return calls
 
