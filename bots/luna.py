@@ -67,6 +67,8 @@ class Luna:
 
 
 class Search:
+    """One decision: its candidate moves played out on the same sampled deals."""
+
     def __init__(
         self, view: DealView, know: Knowledge, match: MatchContext, settings: LunaSettings = LUNA_SETTINGS
     ) -> None:
