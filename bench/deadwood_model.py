@@ -17,11 +17,10 @@ import random
 import statistics
 from collections.abc import Sequence
 
-from bots import Luna
-from bots.base import NO_MATCH
 from bots.deadwood import COEFFICIENTS, features, predicted_deadwood
 from bots.knowledge import Knowledge
 from bots.playout import arranged
+from bots.sampling import OpponentSampler
 
 from .inference import Position, positions
 
@@ -54,12 +53,12 @@ def least_squares(rows: Sequence[Sequence[float]], targets: Sequence[float]) -> 
 
 def sampler_error(found: Sequence[Position], samples: int = 16) -> float:
     """Mean absolute error of the mean deadwood of LUNA's sampled hands at each position."""
-    luna, errors = Luna(), []
+    errors = []
     for index, position in enumerate(found):
         know = Knowledge.from_view(position.view)
-        search = luna.search_type(position.view, know, NO_MATCH, luna)
+        sampler = OpponentSampler(position.view, know)
         rng = random.Random(f"deadwood-model:{index}")
-        sampled = [arranged(know.opponent_known | search.sample_hidden(rng))[1] for _ in range(samples)]
+        sampled = [arranged(know.opponent_known | sampler.hidden(rng))[1] for _ in range(samples)]
         errors.append(abs(statistics.fmean(sampled) - true_deadwood(position)))
     return statistics.fmean(errors)
 

@@ -1,22 +1,16 @@
 """How close LUNA's sampled opponent hands come to the true one: a benchmark of its inference.
 
-``python -m bench.inference [VARIANT ...] [--opponent BOT] [--deals N] [--samples K] [--ruleset R] [--seed S]``
+``python -m bench.inference [--opponent BOT] [--deals N] [--samples K] [--ruleset R] [--seed S]``
 
 Plays N deals of CARMEN against the opponent (simple unless said; CARMEN in both seats in turn) and, at each of CARMEN's
-decisions from the fifth discard of the deal on, samples K hidden opponent hands as each LUNA
-variant (``bench.bot_duel``'s names, ``luna`` for LUNA as it is) would, with the variant's own
-search class (the oracles told the true hand at each position). Prints per variant:
-the share of the true hidden cards a sampled hand holds (and what uniform sampling would give),
-the sampled hands' deadwood against the true hand's (mean error and bias), and, at discard
-positions, how well the sampled hands tell which of the observer's cards would complete a meld
-for the opponent (the Brier score of that share of sampled hands, against the true hand; a
-constant guess of the true rate scores rate * (1 - rate)). The positions and the sampling seeds
-are the same for every variant.
-
-With ``--agreement`` it also plays each variant's move at every position and prints how often
-it is the move of ``luna-oracle`` (LUNA's search told the true hidden cards), by phase: a
-cheaper, rougher sign than paired deals of whether an inference change moves LUNA's play towards
-what perfect knowledge would do. This is a benchmark, not a test.
+decisions from the fifth discard of the deal on, samples K hidden opponent hands as LUNA would
+(``bots.sampling.OpponentSampler`` with ``LUNA_SETTINGS``). Prints the share of the true hidden
+cards a sampled hand holds (and what uniform sampling would give), the sampled hands' deadwood
+against the true hand's (mean error and bias), and, at discard positions, how well the sampled
+hands tell which of the observer's cards would complete a meld for the opponent (the Brier score
+of that share of sampled hands, against the true hand; a constant guess of the true rate scores
+rate * (1 - rate)). The positions and the sampling seeds are fixed by the seed. This is a
+benchmark, not a test.
 """
 
 from __future__ import annotations
@@ -27,15 +21,13 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bots import ARENA_BOTS, Carmen, Luna
-from bots.base import NO_MATCH
+from bots import ARENA_BOTS, Carmen
 from bots.handeval import bits, makes_meld
 from bots.knowledge import Knowledge
 from bots.playout import arranged
+from bots.sampling import OpponentSampler
 from rules import CARDS, RULESETS, Deal, DealView
 from rules.cards import cards_to_mask
-
-from .bot_duel import OracleLuna, build_bot
 
 FIRST_TURN = 5  # discards made before a position counts: earlier, little is known
 
@@ -76,25 +68,18 @@ class Scores:
     feeds: list[bool]  # ...whether it would complete a meld in the true hand
 
 
-def tell_truth(bot: Luna, position: Position) -> None:
-    """An oracle diagnostic samples the true hidden hand: tell it this position's."""
-    if isinstance(bot, OracleLuna):
-        bot.true_hidden = position.true_hidden
-
-
-def score(bot: Luna, found: Sequence[Position], samples: int, seed: int) -> Scores:
+def score(found: Sequence[Position], samples: int, seed: int) -> Scores:
     scores = Scores([], [], [], [], [], [])
     for index, position in enumerate(found):
         know = Knowledge.from_view(position.view)
-        tell_truth(bot, position)
-        search = bot.search_type(position.view, know, NO_MATCH, bot)
+        sampler = OpponentSampler(position.view, know)
         rng = random.Random(f"inference-samples:{seed}:{index}")
         count = know.opponent_hidden_count
         true_hand = know.opponent_known | position.true_hidden
         true_deadwood = arranged(true_hand)[1]
         hands = []
         for _ in range(samples):
-            hidden = search.sample_hidden(rng)
+            hidden = sampler.hidden(rng)
             scores.hits.append((hidden & position.true_hidden).bit_count() / count)
             hands.append(know.opponent_known | hidden)
             deadwood = arranged(hands[-1])[1]
@@ -121,61 +106,26 @@ def feeding_line(scores: Scores) -> str:
     )
 
 
-def agreement(bot: Luna, found: Sequence[Position], oracle_moves: Sequence[object]) -> dict[str, float]:
-    """Share of positions, by phase, where ``bot`` plays the oracle's move."""
-    same: dict[str, list[bool]] = {}
-    for index, (position, wanted) in enumerate(zip(found, oracle_moves, strict=True)):
-        phase = Knowledge.from_view(position.view).phase
-        tell_truth(bot, position)
-        same.setdefault(phase, []).append(bot.choose(position.view, random.Random(index)) == wanted)
-    shares = {phase: statistics.fmean(hits) for phase, hits in sorted(same.items())}
-    shares["all"] = statistics.fmean(hit for hits in same.values() for hit in hits)
-    return shares
-
-
-def oracle_choices(found: Sequence[Position]) -> list[object]:
-    oracle = OracleLuna()
-    moves = []
-    for index, position in enumerate(found):
-        tell_truth(oracle, position)
-        moves.append(oracle.choose(position.view, random.Random(index)))
-    return moves
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.inference", description=__doc__.split("\n\n")[0])
-    parser.add_argument("variants", nargs="*", default=["luna"])
     parser.add_argument("--opponent", choices=sorted(ARENA_BOTS), default="simple")
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--samples", type=int, default=32)
     parser.add_argument("--ruleset", choices=sorted(RULESETS), default="classic")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument(
-        "--agreement", action="store_true", help="also compare each variant's moves with the oracle's"
-    )
     args = parser.parse_args(argv)
     found = positions(args.ruleset, args.deals, args.seed, args.opponent)
     print(
         f"{len(found)} positions from {args.deals} deals of CARMEN against {args.opponent} ({args.ruleset})"
     )
-    oracle_moves = oracle_choices(found) if args.agreement else []
-    for name in args.variants:
-        bot = build_bot(name)
-        assert isinstance(bot, Luna), f"{name} is not a LUNA variant"
-        result = score(bot, found, args.samples, args.seed)
-        print(
-            f"{name}: true cards held {100 * statistics.fmean(result.hits):.1f}% "
-            f"(uniform {100 * statistics.fmean(result.uniform):.1f}%); deadwood error "
-            f"{statistics.fmean(result.deadwood_error):.2f}, bias {statistics.fmean(result.deadwood_bias):+.2f}"
-        )
-        if result.feeds:
-            print(feeding_line(result))
-        if args.agreement:
-            shares = agreement(bot, found, oracle_moves)
-            print(
-                "  the oracle's move: "
-                + ", ".join(f"{phase} {100 * share:.1f}%" for phase, share in shares.items())
-            )
+    result = score(found, args.samples, args.seed)
+    print(
+        f"LUNA's sampler: true cards held {100 * statistics.fmean(result.hits):.1f}% "
+        f"(uniform {100 * statistics.fmean(result.uniform):.1f}%); deadwood error "
+        f"{statistics.fmean(result.deadwood_error):.2f}, bias {statistics.fmean(result.deadwood_bias):+.2f}"
+    )
+    if result.feeds:
+        print(feeding_line(result))
     return 0
 
 

@@ -3,11 +3,13 @@
 Each is a class built with no arguments whose ``choose(view, rng, match=None)``
 returns a legal `rules.Action` from a seat's `rules.DealView` alone (``match``,
 optional, gives the match score). ``SimpleBot`` is the arena's reference opponent.
+LUNA plays with a `LunaSettings` value, ``LUNA_SETTINGS`` unless given another.
 """
 
 from .base import Bot, MatchContext
 from .carmen import Carmen
 from .luna import Luna
+from .luna_settings import LUNA_SETTINGS, LunaSettings
 from .simple import SimpleBot
 from .tito import Tito
 
@@ -17,4 +19,15 @@ ARENA_BOTS: dict[str, type[Tito] | type[Carmen] | type[Luna] | type[SimpleBot]] 
     "simple": SimpleBot,
 }
 
-__all__ = ["ARENA_BOTS", "BOTS", "Bot", "Carmen", "Luna", "MatchContext", "SimpleBot", "Tito"]
+__all__ = [
+    "ARENA_BOTS",
+    "BOTS",
+    "LUNA_SETTINGS",
+    "Bot",
+    "Carmen",
+    "Luna",
+    "LunaSettings",
+    "MatchContext",
+    "SimpleBot",
+    "Tito",
+]

@@ -48,18 +48,17 @@ CARMEN_JUDGEMENT = Judgement()
 
 class Carmen:
     name = "carmen"
-    judgement = CARMEN_JUDGEMENT
 
     def choose(self, view: DealView, rng: random.Random, match: MatchContext | None = None) -> Action:
-        know, judgement = Knowledge.from_view(view), self.judgement
+        know = Knowledge.from_view(view)
         if know.phase in ("offer", "draw"):
-            return draw_action(view, wants_face_up(know, judgement))
+            return draw_action(view, wants_face_up(know))
         if min_deadwood_mask(know.hand) == 0 and find_action(view, BIG_GIN) is not None:
             return Action.big_gin()
         card, deadwood = best_discard_mask(know.hand, know.just_taken)
-        if deadwood <= knock_ceiling(know, view.ruleset.undercut_bonus, match or NO_MATCH, judgement):
+        if deadwood <= knock_ceiling(know, view.ruleset.undercut_bonus, match or NO_MATCH):
             return finish_action(view, card, knock=True)
-        return finish_action(view, ranked_discards(know, judgement)[0][1], knock=False)
+        return finish_action(view, ranked_discards(know)[0][1], knock=False)
 
 
 def wants_face_up(know: Knowledge, judgement: Judgement = CARMEN_JUDGEMENT) -> bool:

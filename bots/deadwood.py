@@ -5,8 +5,8 @@ holds: a run of low throws means a low hand. A linear model of the deadwood of t
 whole hand (known and hidden cards), fitted by least squares on positions where the truth was
 known afterwards (`python -m bench.deadwood_model`; the fit and its errors are in
 bench/README.md). Where LUNA may knock, its sampler favours hands whose deadwood is near the
-estimate (`Luna.deadwood_pool`, `Luna.deadwood_at_knocks_only`): that gained against `simple`
-and cost nothing measurable against CARMEN, while the same tilt at every decision lost against
+estimate (`LunaSettings.deadwood_pool`, bots/sampling.py): that gained against `simple` and
+cost nothing measurable against CARMEN, while the same tilt at every decision lost against
 CARMEN. Fitted to simple's play, the coefficients read CARMEN's deadwood as well as a fit pooled
 over simple, CARMEN and TITO does.
 
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 from rules.view import DealView
 
+from .handeval import VALUE
 from .history import opponent_turns
-from .playout import VALUE
 
 # fitted on 3,520 positions of 400 classic deals (CARMEN watching `simple`, seed 101); held out
 # on 100 deals its mean absolute error is 6.79 points, against 10.00 for a constant guess

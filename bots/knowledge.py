@@ -33,8 +33,6 @@ class Knowledge:
     opponent_refused: int  # face-up cards the opponent declined
     knock_limit: int
     turns: int  # discards made so far this deal, by both seats
-    opponent_last_discard: int = -1  # the opponent's latest discard, -1 for none
-    opponent_last_taken: int = -1  # the face-up card it took on that turn, -1 for a stock draw
 
     @property
     def unseen(self) -> int:
@@ -58,7 +56,6 @@ class Knowledge:
             raise ValueError("a bot needs a seat's view, not a spectator's")
         opponent = 1 - view.seat
         discards, refused, turns = _opponent_record(view, opponent)
-        last_discard, last_taken = _opponent_last_turn(view, opponent)
         top = view.discard_pile[-1].index if view.discard_pile else -1
         return Knowledge(
             seat=view.seat,
@@ -74,8 +71,6 @@ class Knowledge:
             opponent_refused=refused,
             knock_limit=view.knock_limit,
             turns=turns,
-            opponent_last_discard=last_discard,
-            opponent_last_taken=last_taken,
         )
 
 
@@ -121,21 +116,3 @@ def _opponent_record(view: DealView, opponent: int) -> tuple[int, int, int]:
         elif event.kind in (PASS, DRAW_STOCK) and event.seat == opponent and top >= 0:
             refused |= 1 << top
     return discards, refused, turns
-
-
-def _opponent_last_turn(view: DealView, opponent: int) -> tuple[int, int]:
-    """(the opponent's latest discard, the face-up card it took before it or -1): nothing
-    has entered its hand since, so its hand then was its hand now plus that discard."""
-    discard = -1
-    for event in reversed(view.history):
-        if event.seat != opponent:
-            continue
-        if discard < 0:
-            if event.kind != DISCARD or event.card is None:
-                return -1, -1
-            discard = event.card.index
-        elif event.kind in (TAKE_UPCARD, TAKE_DISCARD) and event.card is not None:
-            return discard, event.card.index
-        else:
-            return discard, -1
-    return discard, -1

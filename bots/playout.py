@@ -19,12 +19,11 @@ from rules.melding import best_arrangement_mask, best_discard_mask, min_deadwood
 from rules.ruleset import Ruleset
 from rules.showdown import best_defence_mask
 
-from .handeval import RANK_SPREAD
+from .handeval import RANK_SPREAD, VALUE
 
 T = TypeVar("T")
 TAKE_GAIN = 4  # deadwood points the face-up card must save to be worth taking
 DEAD = -1  # the "winner" of a dead deal
-VALUE = tuple(min(index % 13 + 1, 10) for index in range(52))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +52,9 @@ class SimDeal:
     stock: list[int]
     pile: list[int]
     keeper: int = -1  # the seat that keeps cards with outs (keeping_discard); -1: neither
-    seen: int = 0  # cards the keeper knows are out of play: ever on the pile, or taken by the other
 
     def copy(self) -> SimDeal:
-        return SimDeal(
-            self.rules, self.hands.copy(), self.stock.copy(), self.pile.copy(), self.keeper, self.seen
-        )
+        return SimDeal(self.rules, self.hands.copy(), self.stock.copy(), self.pile.copy(), self.keeper)
 
 
 _ARRANGED: dict[int, tuple[int, int]] = {}  # hand mask -> (melded cards, deadwood points)
@@ -128,20 +124,17 @@ def _policy_discard(hand: int, exclude: int) -> tuple[int, int]:
 
 
 OUT_WEIGHT = 0.25  # share of a loose card's value that each card able to meld it saves
-LIVE_OUTS = False  # count only outs the keeper has not seen go out of play
 _KEEPING: dict[int, int] = {}  # hand mask and excluded card -> keeping_discard
 
 
-def keeping_discard(hand: int, exclude: int, seen: int = 0) -> int:
+def keeping_discard(hand: int, exclude: int) -> int:
     """The loose card to throw when the hand cannot knock: the highest value discounted by
     its outs (cards not in the hand that would meld it with one that is), so pairs and
     near-runs of low cards stay."""
-    if LIVE_OUTS:
-        return _keeping_discard(hand, exclude, seen)
     return _recall(_KEEPING, _keeping_discard, hand, exclude)
 
 
-def _keeping_discard(hand: int, exclude: int, seen: int = 0) -> int:
+def _keeping_discard(hand: int, exclude: int) -> int:
     loose, _ = _loose(hand, exclude)
     if not loose:
         return best_discard_mask(hand, exclude)[0]
@@ -149,7 +142,7 @@ def _keeping_discard(hand: int, exclude: int, seen: int = 0) -> int:
     while loose:
         low = loose & -loose
         card = low.bit_length() - 1
-        score = VALUE[card] * max(0.0, 1.0 - OUT_WEIGHT * outs(hand, card, seen))
+        score = VALUE[card] * max(0.0, 1.0 - OUT_WEIGHT * outs(hand, card))
         if score > best_score or (score == best_score and VALUE[card] > VALUE[best]):
             best, best_score = card, score
         loose ^= low
@@ -160,9 +153,8 @@ def _keeping_discard(hand: int, exclude: int, seen: int = 0) -> int:
 RUN_PARTNERS = ((1, (-1, 2)), (-1, (1, -2)), (2, (1,)), (-2, (-1,)))
 
 
-def outs(hand: int, card: int, seen: int = 0) -> int:
-    """Cards outside ``hand`` and ``seen`` (cards known out of play) that would put ``card`` in a
-    meld with a card of the hand."""
+def outs(hand: int, card: int) -> int:
+    """Cards outside ``hand`` that would put ``card`` in a meld with a card of the hand."""
     rank, base = card % 13, card - card % 13
     same_rank = (RANK_SPREAD << rank) & ~(1 << card)
     wanted = same_rank if hand & same_rank else 0
@@ -171,7 +163,7 @@ def outs(hand: int, card: int, seen: int = 0) -> int:
             for filler in fillers:
                 if 0 <= rank + filler <= 12:
                     wanted |= 1 << (base + rank + filler)
-    return (wanted & ~(hand | seen)).bit_count()
+    return (wanted & ~hand).bit_count()
 
 
 def wants_face_up(hand: int, card: int) -> bool:
@@ -180,7 +172,10 @@ def wants_face_up(hand: int, card: int) -> bool:
 
 
 def settle(sim: SimDeal, knocker: int) -> tuple[int, int]:
-    """(scoring seat, points) of a knock by ``knocker`` holding its 10 cards."""
+    """(scoring seat, points) of a knock by ``knocker`` holding its 10 cards, scored as
+    rules.showdown scores it but for one shortcut: the knocker shows its first least-deadwood
+    arrangement, where the engine shows the one worst for the defender (under 1% of knocks;
+    tests/bots/test_playout_scoring.py)."""
     rules = sim.rules
     hand, defender = sim.hands[knocker], sim.hands[1 - knocker]
     melds, deadwood = best_arrangement_mask(hand)
@@ -202,7 +197,7 @@ def finish_turn(sim: SimDeal, player: int, just_taken: int) -> tuple[int, int] |
     if deadwood <= rules.knock_limit:
         return discard(sim, player, card, knock=True)
     if player == sim.keeper:
-        card = keeping_discard(hand, just_taken, sim.seen)
+        card = keeping_discard(hand, just_taken)
     return discard(sim, player, card, knock=False)
 
 
@@ -212,7 +207,6 @@ def discard(sim: SimDeal, player: int, card: int, knock: bool) -> tuple[int, int
     if knock:
         return settle(sim, player)
     sim.pile.append(card)
-    sim.seen |= 1 << card
     if len(sim.stock) <= sim.rules.dead_stock:
         return DEAD, 0
     return None

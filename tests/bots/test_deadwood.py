@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import random
 import statistics
+from dataclasses import replace
 
 from bots import Luna, SimpleBot
-from bots.base import NO_MATCH
 from bots.deadwood import COEFFICIENTS, features, predicted_deadwood
+from bots.handeval import VALUE
 from bots.knowledge import Knowledge
-from bots.luna import Search
-from bots.playout import VALUE, arranged
+from bots.luna_settings import LUNA_SETTINGS, LunaSettings
+from bots.playout import arranged
+from bots.sampling import OpponentSampler
 from rules import CARDS, RULESETS, Deal, DealView
 from rules.cards import cards_to_mask
 
@@ -71,56 +73,59 @@ def test_the_estimate_beats_a_constant_guess_on_a_plain_players_deals() -> None:
     assert model < 0.85 * constant
 
 
-def _luna(pool: int, knocks_only: bool = False) -> Luna:
-    """LUNA with a deadwood pool of ``pool`` hands, everywhere or only where it may knock."""
-    bot = Luna()
-    bot.deadwood_pool = pool
-    bot.deadwood_at_knocks_only = knocks_only
-    return bot
+def _pool(size: int) -> LunaSettings:
+    """LUNA's settings with a deadwood pool of ``size`` hands (1: no lean towards the estimate)."""
+    return replace(LUNA_SETTINGS, deadwood_pool=size)
+
+
+def _knock_positions(deals: int) -> list[DealView]:
+    """_simple_positions' views where seat 0 may knock: there LUNA leans on the estimate."""
+    return [view for view, _ in _simple_positions(deals) if Knowledge.from_view(view).may_knock]
 
 
 def _sampled_distance(pool: int) -> float:
     """Mean distance of LUNA's sampled opponent hands' deadwood from the estimate, late in a
-    deal between two `simple` players."""
+    deal between two `simple` players, where LUNA may knock."""
     distances = []
-    for index, (view, _) in enumerate(_simple_positions(12)[::6]):
-        search = Search(view, Knowledge.from_view(view), NO_MATCH, _luna(pool))
+    for index, view in enumerate(_knock_positions(40)[::3]):
+        know = Knowledge.from_view(view)
+        sampler = OpponentSampler(view, know, _pool(pool))
         rng = random.Random(index)
         expected = predicted_deadwood(view)
         for _ in range(20):
-            hand = search.know.opponent_known | search.sample_hidden(rng)
+            hand = know.opponent_known | sampler.hidden(rng)
             assert hand.bit_count() == 10
             distances.append(abs(arranged(hand)[1] - expected))
     return statistics.fmean(distances)
 
 
 def test_a_deadwood_pool_samples_hands_near_the_estimate() -> None:
-    assert _sampled_distance(8) < _sampled_distance(0) - 2
+    assert _sampled_distance(8) < _sampled_distance(1) - 2
 
 
 def test_sampled_hands_hold_no_card_the_view_shows_elsewhere() -> None:
-    view, _ = _simple_positions(3)[-1]
+    view = _knock_positions(40)[-1]
     know = Knowledge.from_view(view)
-    search = Search(view, know, NO_MATCH, _luna(8))
+    sampler = OpponentSampler(view, know)
     rng = random.Random(2)
     shown = cards_to_mask(view.hand) | cards_to_mask(view.discard_pile)
     for _ in range(50):
-        hidden = search.sample_hidden(rng)
+        hidden = sampler.hidden(rng)
         assert hidden & ~know.unseen == 0 and hidden & shown == 0
 
 
 def test_luna_with_a_deadwood_pool_is_reproducible_and_legal() -> None:
-    bot = _luna(8)
-    for view, _ in _simple_positions(2)[::4]:
+    bot = Luna()
+    for view in _knock_positions(40)[::4]:
         first = bot.choose(view, random.Random(11))
         assert first in view.legal_actions
         assert bot.choose(view, random.Random(11)) == first
 
 
-def _sampled_hands(view: DealView, bot: Luna, seed: int) -> list[int]:
-    search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
+def _sampled_hands(view: DealView, settings: LunaSettings, seed: int) -> list[int]:
+    sampler = OpponentSampler(view, Knowledge.from_view(view), settings)
     rng = random.Random(seed)
-    return [search.sample_hidden(rng) for _ in range(10)]
+    return [sampler.hidden(rng) for _ in range(10)]
 
 
 def test_luna_leans_towards_the_estimate_only_where_it_may_knock() -> None:
@@ -129,17 +134,6 @@ def test_luna_leans_towards_the_estimate_only_where_it_may_knock() -> None:
     may_not = [view for view in found if not Knowledge.from_view(view).may_knock][::25]
     assert may_knock and may_not
     for seed, view in enumerate(may_not):
-        assert _sampled_hands(view, Luna(), seed) == _sampled_hands(view, _luna(0), seed)
+        assert _sampled_hands(view, LUNA_SETTINGS, seed) == _sampled_hands(view, _pool(1), seed)
     for seed, view in enumerate(may_knock[:5]):
-        assert _sampled_hands(view, Luna(), seed) == _sampled_hands(view, _luna(8), seed)
-        assert _sampled_hands(view, Luna(), seed) != _sampled_hands(view, _luna(0), seed)
-
-
-def test_the_estimate_uses_luna_s_own_coefficients() -> None:
-    view = _early_view(6, plain_discard=True)
-    bot = Luna()
-    bot.deadwood_coefficients = (7.0,) + (0.0,) * (len(COEFFICIENTS) - 1)
-    assert Search(view, Knowledge.from_view(view), NO_MATCH, bot).expected_deadwood == 7.0
-    assert Search(view, Knowledge.from_view(view), NO_MATCH, Luna()).expected_deadwood == predicted_deadwood(
-        view
-    )
+        assert _sampled_hands(view, LUNA_SETTINGS, seed) != _sampled_hands(view, _pool(1), seed)

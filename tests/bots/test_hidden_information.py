@@ -18,15 +18,7 @@ from rules.cards import mask_to_cards
 from rules.deal import UPCARD_POSITION, replay
 
 from .positions import random_positions
-from .test_bots import QuickLuna
-
-
-class QuickPooledLuna(QuickLuna):
-    """QuickLuna whose sampled hands are tilted towards the estimate of the opponent's deadwood
-    at every decision, not only where it may knock."""
-
-    deadwood_pool = 8
-    deadwood_at_knocks_only = False
+from .test_bots import QUICK_SETTINGS
 
 
 def _reachable(view: DealView) -> Iterator[object]:
@@ -73,8 +65,8 @@ def _with_hidden_cards_swapped(deal: Deal, seat: int, rng: random.Random) -> Dea
 
 @pytest.mark.parametrize(
     ("bot", "count"),
-    [(Tito(), 300), (Carmen(), 300), (QuickLuna(), 120), (QuickPooledLuna(), 60), (Luna(), 6)],
-    ids=["tito", "carmen", "luna-quick", "luna-quick-deadwood-pool", "luna"],
+    [(Tito(), 300), (Carmen(), 300), (Luna(QUICK_SETTINGS), 120), (Luna(), 6)],
+    ids=["tito", "carmen", "luna-quick", "luna"],
 )
 def test_decisions_do_not_depend_on_the_opponents_hidden_cards(bot: Bot, count: int) -> None:
     rng = random.Random(8)

@@ -31,23 +31,6 @@ def test_the_opponents_refusals_and_discards_come_from_the_history() -> None:
     assert know.opponent_discards == _mask(thrown)
     assert know.turns == 1
     assert know.top == Card.parse(thrown).index
-    assert (know.opponent_last_discard, know.opponent_last_taken) == (Card.parse(thrown).index, -1)
-
-
-def test_the_opponents_last_turn_names_the_card_it_took_before_throwing() -> None:
-    deck = [str(card) for card in CARDS]
-    random.Random(3).shuffle(deck)
-    deal = Deal.new(RULESETS["classic"], 0, deck)
-    upcard = str(deal.upcard)
-    deal, _ = deal.apply("take_upcard")  # seat 1 takes the upcard
-    thrown = next(str(card) for card in deal.hand(1) if str(card) != upcard)
-    deal, _ = deal.apply(f"discard {thrown}")
-    know = Knowledge.from_view(deal.view(0))
-    assert know.opponent_last_discard == Card.parse(thrown).index
-    assert know.opponent_last_taken == Card.parse(upcard).index
-    after_my_draw = Knowledge.from_view(deal.apply("draw_stock")[0].view(0))
-    assert after_my_draw.opponent_last_discard == Card.parse(thrown).index
-    assert Knowledge.from_view(deal.view(1)).opponent_last_discard == -1  # seat 0 threw nothing yet
 
 
 def test_unseen_cards_are_the_stock_and_the_opponents_hidden_hand() -> None:

@@ -5,15 +5,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
-from bots import Luna, MatchContext, SimpleBot
+from bots import MatchContext, SimpleBot
 from bots.base import NO_MATCH
 from bots.carmen import CARMEN_JUDGEMENT, knock_ceiling
 from bots.handeval import bits, related
-from bots.history import PlayerModel
 from bots.knowledge import Knowledge
-from bots.luna import LUNA_JUDGEMENT, TOOK_NEAR, Move, Search, hidden_card_weights, select_kept
+from bots.luna import Move, Search
+from bots.luna_settings import LUNA_JUDGEMENT, LUNA_SETTINGS
 from bots.playout import DEAD, SimDeal, arranged
+from bots.sampling import OpponentSampler, hidden_card_weights, select_kept
 from rules import CARDS, RULESETS, Card, Deal, DealView
 from rules.moves import DISCARD, Action
 
@@ -49,18 +51,16 @@ def _two_melds(unseen: int) -> int:
     return mask
 
 
-def _knockable_samples(keep_early: float, count: int = 400) -> int:
+def _knockable_samples(keep: float, count: int = 400) -> int:
     """Of ``count`` sampled opponent hands, those that could knock, when the opponent is known
     to hold two melds (as if it had taken them from the pile): four hidden cards to add."""
     view = _early_view()
     know = Knowledge.from_view(view)
     assert know.opponent_discards and know.turns == 1
     know = replace(know, opponent_known=_two_melds(know.unseen) | know.opponent_known)
-    bot = Luna()
-    bot.keep_knockable_early = keep_early
-    search = Search(view, know, NO_MATCH, bot)
+    sampler = OpponentSampler(view, know, replace(LUNA_SETTINGS, keep_knockable=keep))
     rng = random.Random(3)
-    hands = (know.opponent_known | search.sample_hidden(rng) for _ in range(count))
+    hands = (know.opponent_known | sampler.hidden(rng) for _ in range(count))
     return sum(1 for hand in hands if arranged(hand)[1] <= know.knock_limit)
 
 
@@ -72,9 +72,8 @@ def test_early_in_a_deal_a_sampled_hand_that_could_have_knocked_is_mostly_redraw
 
 def _search(confidence: float) -> Search:
     view = _early_view()
-    bot = Luna()
-    bot.confidence = confidence
-    return Search(view, Knowledge.from_view(view), NO_MATCH, bot)
+    settings = replace(LUNA_SETTINGS, confidence=confidence)
+    return Search(view, Knowledge.from_view(view), NO_MATCH, settings)
 
 
 def test_the_search_leaves_the_first_move_only_for_a_confident_gain() -> None:
@@ -102,27 +101,25 @@ def _late_position(ruleset: str) -> tuple[DealView, Knowledge]:
     return view, replace(Knowledge.from_view(view), turns=20)
 
 
-def _late_search(slack: int, match: MatchContext) -> Search:
-    """Classic's late position; only the plain knock slack counts here (no cheap-undercut slack)."""
+def _late_search(match: MatchContext, slack: int = 0, **settings: Any) -> Search:
+    """Classic's late position with CARMEN's judgement (ceiling 3), where an undercut is cheap:
+    ``slack`` is the cheap-undercut slack."""
     view, know = _late_position("classic")
     assert knock_ceiling(know, view.ruleset.undercut_bonus, MatchContext(0, 0, 100)) == 3
-    bot = Luna()
-    bot.knock_slack = slack
-    bot.cheap_undercut_slack = 0
-    bot.judgement = CARMEN_JUDGEMENT
-    return Search(view, know, match, bot)
+    changed = replace(LUNA_SETTINGS, cheap_undercut_slack=slack, judgement=CARMEN_JUDGEMENT, **settings)
+    return Search(view, know, match, changed)
 
 
 def test_a_knock_slack_lets_luna_study_a_knock_above_carmens_ceiling() -> None:
     early = MatchContext(0, 0, 100)
-    assert _late_search(3, early).best_finish(random.Random(1), 64) == Action.knock("KD")
-    assert _late_search(0, early).best_finish(random.Random(1), 64).kind == DISCARD
+    assert _late_search(early, 3).best_finish(random.Random(1), 64) == Action.knock("KD")
+    assert _late_search(early, 0).best_finish(random.Random(1), 64).kind == DISCARD
 
 
 def test_no_slack_when_an_undercut_would_lose_the_match() -> None:
     match_point = MatchContext(0, 95, 100)
-    assert _late_search(3, match_point).knock_ceiling() == 2
-    assert _late_search(3, match_point).best_finish(random.Random(1), 64).kind == DISCARD
+    assert _late_search(match_point, 3).knock_ceiling() == 2
+    assert _late_search(match_point, 3).best_finish(random.Random(1), 64).kind == DISCARD
 
 
 def test_lunas_knock_ceiling_falls_as_far_as_the_undercut_bonus_makes_it_costly() -> None:
@@ -143,35 +140,6 @@ def _card_mask(cards: str) -> int:
     return sum(1 << Card.parse(card).index for card in cards.split())
 
 
-def test_a_discard_is_implausible_from_a_hand_that_kept_a_higher_loose_card() -> None:
-    view = _early_view()
-    know = replace(
-        Knowledge.from_view(view), opponent_last_discard=Card.parse("4C").index, opponent_last_taken=-1
-    )
-    search = Search(view, know, NO_MATCH, Luna())
-    melds = "AS 2S 3S 7H 7D 7C"
-    assert search.implausible_discard(_card_mask(f"{melds} KD 2H 3D 5S"))  # threw 4 and kept a king
-    assert not search.implausible_discard(_card_mask(f"{melds} AH 2D 3C 4D"))  # nothing higher kept
-    search.tuning.discard_slack = 9
-    assert not search.implausible_discard(_card_mask(f"{melds} KD 2H 3D 5S"))  # within the slack
-
-
-def _implausible_samples(keep: float, count: int = 300) -> int:
-    view = _early_view(6, plain_discard=True)
-    bot = Luna()
-    bot.keep_implausible = keep
-    search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
-    rng = random.Random(4)
-    hands = (search.know.opponent_known | search.sample_hidden(rng) for _ in range(count))
-    return sum(1 for hand in hands if search.implausible_discard(hand))
-
-
-def test_sampled_hands_from_which_the_last_discard_was_a_poor_throw_are_mostly_redrawn() -> None:
-    kept_always = _implausible_samples(1.0)
-    assert kept_always > 0
-    assert _implausible_samples(0.0) < kept_always / 4
-
-
 def test_select_kept_drops_the_highest_loose_cards_and_keeps_melds() -> None:
     hidden = _card_mask("7H 7D 7C KS QD 2C 3H")
     assert select_kept(0, hidden, 2) == _card_mask("7H 7D 7C 2C 3H")
@@ -181,11 +149,10 @@ def test_select_kept_drops_the_highest_loose_cards_and_keeps_melds() -> None:
 
 def _sampled_deadwood(selection: float) -> float:
     view = _early_view(6, plain_discard=True)
-    bot = Luna()
-    bot.selection, bot.selection_cap = selection, 52
-    search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
+    know = Knowledge.from_view(view)
+    sampler = OpponentSampler(view, know, replace(LUNA_SETTINGS, selection=selection, selection_cap=52))
     rng = random.Random(5)
-    hands = [search.know.opponent_known | search.sample_hidden(rng) for _ in range(200)]
+    hands = [know.opponent_known | sampler.hidden(rng) for _ in range(200)]
     assert all(hand.bit_count() == 10 for hand in hands)
     return sum(arranged(hand)[1] for hand in hands) / len(hands)
 
@@ -194,40 +161,10 @@ def test_selection_samples_hands_with_less_deadwood_than_random_ones() -> None:
     assert _sampled_deadwood(3.0) < _sampled_deadwood(0.0) - 5
 
 
-def _poor_throw_share(history_guesses: int) -> float:
-    """Share of sampled hands from which the opponent's latest discard was a poor throw."""
-    view = _early_view(6, plain_discard=True)
-    bot = Luna()
-    bot.selection = 0.0  # the cards alone, so that only the weighing differs
-    bot.history_guesses = history_guesses
-    bot.history_model = PlayerModel(poor_throw=0.05)
-    search = Search(view, Knowledge.from_view(view), NO_MATCH, bot)
-    rng = random.Random(7)
-    hands = [search.know.opponent_known | search.sample_hidden(rng) for _ in range(300)]
-    assert all(hand.bit_count() == 10 for hand in hands)
-    return sum(1 for hand in hands if search.implausible_discard(hand)) / len(hands)
-
-
-def test_guesses_weighed_by_history_mostly_explain_the_latest_discard() -> None:
-    without = _poor_throw_share(0)
-    assert without > 0.1
-    assert _poor_throw_share(128) < without / 3
-
-
-def test_luna_weighing_guesses_by_history_is_reproducible_for_a_seed() -> None:
-    view = _early_view(6, plain_discard=True)
-    bot = Luna()
-    bot.history_guesses = 32
-    first = bot.choose(view, random.Random(11))
-    assert all(bot.choose(view, random.Random(11)) == first for _ in range(3))
-    assert first in view.legal_actions
-
-
-def _moves_studied(match: MatchContext, end_knocks: bool) -> int:
+def _moves_studied(match: MatchContext) -> int:
     """How many moves LUNA's search compares in _late_search's position (5 deadwood, CARMEN's
-    ceiling 3), with or without Luna.end_knocks."""
-    search = _late_search(0, match)
-    search.tuning.end_knocks = end_knocks
+    ceiling 3)."""
+    search = _late_search(match)
     studied = []
     pick = search.pick
 
@@ -241,23 +178,18 @@ def _moves_studied(match: MatchContext, end_knocks: bool) -> int:
 
 
 def test_near_the_end_of_a_match_luna_studies_a_knock_above_its_ceiling() -> None:
-    plain = _moves_studied(MatchContext(0, 0, 100), end_knocks=True)
+    plain = _moves_studied(MatchContext(0, 0, 100))
     for near_the_end in (MatchContext(0, 95, 100), MatchContext(90, 0, 100), MatchContext(95, 95, 100)):
-        assert _moves_studied(near_the_end, end_knocks=True) == plain + 1
-        assert _moves_studied(near_the_end, end_knocks=False) == plain
-    assert _moves_studied(MatchContext(80, 80, 100), end_knocks=True) == plain
-    assert _moves_studied(NO_MATCH, end_knocks=True) == plain
+        assert _moves_studied(near_the_end) == plain + 1
+    assert _moves_studied(MatchContext(80, 80, 100)) == plain
+    assert _moves_studied(NO_MATCH) == plain
 
 
 def test_the_cheap_undercut_slack_counts_only_where_an_undercut_costs_little() -> None:
     """Classic's undercut bonus is 10: cheap by default, not when the threshold is below it."""
-    search = _late_search(0, MatchContext(0, 0, 100))
-    search.tuning.cheap_undercut_slack = 10
-    assert search.knock_ceiling() == 13
-    search.tuning.cheap_undercut = 5
-    assert search.knock_ceiling() == 3
-    at_match_point = _late_search(0, MatchContext(0, 95, 100))
-    at_match_point.tuning.cheap_undercut_slack = 10
+    assert _late_search(MatchContext(0, 0, 100), 10).knock_ceiling() == 13
+    assert _late_search(MatchContext(0, 0, 100), 10, cheap_undercut=5).knock_ceiling() == 3
+    at_match_point = _late_search(MatchContext(0, 95, 100), 10)
     assert at_match_point.knock_ceiling() == 2  # no slack where an undercut would lose the match
 
 
@@ -266,7 +198,7 @@ def test_by_default_luna_studies_every_legal_knock_only_where_an_undercut_is_che
     slack to LUNA's ceiling of 8, above the knock limit of 10; playgridia (25) keeps 3."""
     for ruleset, ceiling in (("classic", 18), ("playgridia", 3)):
         view, know = _late_position(ruleset)
-        assert Search(view, know, MatchContext(0, 0, 100), Luna()).knock_ceiling() == ceiling
+        assert Search(view, know, MatchContext(0, 0, 100)).knock_ceiling() == ceiling
 
 
 def test_hidden_cards_near_one_the_opponent_took_weigh_more_by_the_knob() -> None:
@@ -283,6 +215,6 @@ def test_hidden_cards_near_one_the_opponent_took_weigh_more_by_the_knob() -> Non
             break
     else:
         raise AssertionError("no position where the opponent took a card")
-    assert hidden_card_weights(know)[near_taken[0]] == TOOK_NEAR
+    assert hidden_card_weights(know)[near_taken[0]] == LUNA_SETTINGS.took_near
     assert hidden_card_weights(know, took_near=20.0)[near_taken[0]] == 20.0
     assert hidden_card_weights(know, took_near=20.0, threw_near=0.1)[far[0]] == 1.0

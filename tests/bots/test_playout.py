@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bots import playout
 from bots.playout import SimDeal, SimRules, finish_turn, keeping_discard, outs, policy_discard
 from rules import RULESETS, Card, parse_cards
 
@@ -21,22 +20,6 @@ def test_outs_count_the_cards_that_would_meld_a_card_with_the_hand() -> None:
     assert outs(hand, _index("5D")) == 2  # 4D or 7D
     assert outs(hand, _index("KC")) == 0
     assert outs(_mask("7H 9H"), _index("7H")) == 1  # only 8H fills the gap
-
-
-def test_outs_leave_out_the_cards_known_out_of_play() -> None:
-    hand = _mask("2S 2H 5D 6D KC QH 9S AS 3C 8H JD")
-    dead = _mask("2C 7D")  # on the pile, or taken by the opponent
-    assert outs(hand, _index("2S"), dead) == 2  # 2D for a set; 3S for A-2-3
-    assert outs(hand, _index("5D"), dead) == 1  # 4D only
-
-
-def test_live_outs_keep_the_pair_whose_last_card_is_still_live(monkeypatch) -> None:
-    # A pair of kings and a pair of nines, two outs each: a king goes first (10 > 9). With the
-    # other two nines out of play the nines can no longer be melded, so a nine goes instead
-    monkeypatch.setattr(playout, "LIVE_OUTS", True)
-    hand = _mask("KS KH 9S 9H 2D 3D 4D 5C 6C 7C AS")
-    assert keeping_discard(hand, -1, 0) in (_index("KS"), _index("KH"))
-    assert keeping_discard(hand, -1, _mask("9D 9C")) in (_index("9S"), _index("9H"))
 
 
 def test_the_keeping_discard_throws_a_lone_card_before_a_pair() -> None:
