@@ -12,19 +12,17 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from bots import BOTS, Luna, MatchContext
+from bots import BOTS, LUNA_SETTINGS, Luna, MatchContext
 from rules import CARDS, RULESETS, Action, Deal, IllegalMove, Match, Ruleset, replay, timeout_action
 from rules.moves import ACTION_KINDS, CARD_KINDS
 
 
-class QuickLuna(Luna):
+def quick_luna() -> Luna:
     """LUNA's code paths with a sampling budget small enough for hundreds of decisions."""
-
-    draw_samples = 4
-    discard_samples = 4
+    return Luna(dataclasses.replace(LUNA_SETTINGS, draw_samples=4, discard_samples=4))
 
 
-BOT_CLASSES = {**BOTS, "luna": QuickLuna}
+BOT_CLASSES = {**BOTS, "luna": quick_luna}
 RULESET_CHOICES = [
     *RULESETS.values(),
     dataclasses.replace(RULESETS["playgridia"], target=100),

@@ -36,9 +36,7 @@ def pushes(monkeypatch, settings):
 def later(monkeypatch):
     """Deliveries put off for later, instead of a broker or scheduler."""
     calls = []
-    monkeypatch.setattr(
-        scheduling, "run_task", lambda task, *args, eta=None: calls.append((task, args, eta))
-    )
+    monkeypatch.setattr(scheduling, "run_task", lambda task, *args, eta=None: calls.append((task, args, eta)))
     return calls
 
 
