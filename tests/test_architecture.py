@@ -157,12 +157,75 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+# Each module's layer (the longest prefix that names it): a module imports only its own layer
+# or lower ones. 2: the table's data and reads; 3: the writers; 4: live publishing, background
+# work and alerts; 5: tasks, API, pages, sockets, wiring and config.
+LAYERS = {
+    "rules": 0,
+    "bots": 1,
+    **dict.fromkeys(
+        [
+            "tables.models",
+            "tables.engine",
+            "tables.payloads",
+            "tables.selectors",
+            "tables.reads",
+            "tables.writes",
+            "tables.errors",
+            "tables.changes",
+            "tables.identity",
+            "tables.text_input",
+            "tables.periodic",
+            "tables.csp",
+            "tables.alerts.models",
+            "tables.alerts.prefs",
+            "tables.alerts.texts",
+        ],
+        2,
+    ),
+    "tables.services": 3,
+    **dict.fromkeys(["tables.events", "tables.scheduling", "tables.embedded", "tables.alerts"], 4),
+    **dict.fromkeys(
+        ["tables.alerts.api", "tables.alerts.views", "tables.alerts.urls", "tables.alerts.apps"], 5
+    ),
+    "tables.alerts.management": 5,
+    "tables": 5,
+    "config": 5,
+}
+LIVE = {"tables.events"}
+BACKGROUND = {"tables.scheduling", "tables.embedded"}
+
+
+def layer(name: str) -> int:
+    prefixes = [prefix for prefix in LAYERS if name == prefix or name.startswith(prefix + ".")]
+    return LAYERS[max(prefixes, key=len)]
+
+
 def test_every_package_is_parsed():
     assert {"rules", "bots", "tables", "config", "tables.models"} <= set(MODULES)
 
 
 def test_no_import_cycle_between_project_modules():
     assert cycles(graph()) == []
+
+
+def test_every_import_points_down_the_layers():
+    upward = [
+        f"{found.source} (layer {layer(found.source)}) imports {found.target} (layer {layer(found.target)})"
+        for found in all_imports()
+        if layer(found.target) > layer(found.source)
+    ]
+    assert upward == []
+
+
+def test_live_publishing_and_background_work_know_nothing_of_each_other():
+    crossing = [
+        f"{found.source} imports {found.target}"
+        for found in all_imports()
+        if (found.source in LIVE and found.target in BACKGROUND)
+        or (found.source in BACKGROUND and found.target in LIVE)
+    ]
+    assert crossing == []
 
 
 def test_no_project_import_inside_a_function():
@@ -204,6 +267,11 @@ def test_bots_know_neither_django_nor_the_tables(name):
 def test_the_checks_catch_what_they_look_for(tmp_path):
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
+    assert (layer("tables.services.play"), layer("tables.alerts.prefs"), layer("tables.alerts.api")) == (
+        3,
+        2,
+        5,
+    )
     assert resolve("tables.services.play", ROOT / "tables/services/play.py", 2, "models") == "tables.models"
     assert (
         resolve("tables.services", ROOT / "tables/services/__init__.py", 1, "play") == "tables.services.play"
