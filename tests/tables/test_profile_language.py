@@ -67,7 +67,7 @@ def test_choosing_english_on_the_profile_answers_in_english_and_leaves_no_langua
     response = client.post("/me/profile/", {"language": "en"})
     assert response.status_code == 200
     page = response.content.decode()
-    assert 'lang="en"' in page and "Saved." in page
+    assert 'lang="en"' in page and "Saved." in page and response["Content-Language"] == "en"
     assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
     assert translation.get_language() == settings.LANGUAGE_CODE  # the request came in Spanish
     newcomer = get_user_model().objects.create_user(username="newcomer", email="newcomer@example.com")
