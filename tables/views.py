@@ -193,6 +193,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     player: Player | None = identity.player_for_request(request)
     if player is None:
         return redirect("new_table")
+    language = translation.get_language()
     if request.method == "POST":
         changes = {
             name: request.POST[name]
@@ -201,8 +202,9 @@ def profile(request: HttpRequest) -> HttpResponse:
         }
         try:
             services.update_profile(player, **changes)
-            translation.activate(player.language)  # the page answers in the language just chosen
-            messages.success(request, translation.gettext("Saved."))
+            language = player.language  # the page answers in the language just chosen
+            with translation.override(language):  # for this response only, not the thread
+                messages.success(request, translation.gettext("Saved."))
         except ServiceError as error:
             messages.error(request, error.message)
     context = {
@@ -211,7 +213,9 @@ def profile(request: HttpRequest) -> HttpResponse:
         "languages": Player.Language.choices,
         "api_tokens": identity.live_api_tokens(player.user) if player.user_id else [],
     }
-    response = render(request, "tables/profile.html", context)
+    with translation.override(language):
+        response = render(request, "tables/profile.html", context)
+    response.headers["Content-Language"] = language
     if request.method == "POST":
         response.set_cookie(settings.LANGUAGE_COOKIE_NAME, player.language, samesite="Lax")
     return response

@@ -17,6 +17,19 @@ settings.load_profile("ci" if os.environ.get("CI") else "ginmesa")
 FLUSH_TRIES = 5
 
 
+@pytest.fixture(autouse=True)
+def _default_language():
+    """After each test, no language stays active in the test thread. Django's LocaleMiddleware
+    activates each request's language and never deactivates it (a server's next request
+    activates its own), so a test client's English request would otherwise leave English
+    behind for the next test's code that runs outside a request (a player created by a helper,
+    an email rendered by a task run in the test)."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def flush_outlasting_deadlocks():
     """pytest-django empties the database after each transactional test with ``flush``. The live

@@ -5,6 +5,7 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import translation
 
 from tables.identity import player_for_user
 from tables.models import Player
@@ -50,3 +51,25 @@ def test_a_new_profile_starts_in_the_language_the_page_was_shown_in():
     client = Client(headers={"accept-language": "en"})
     client.post("/new/", {"name": "Ann", "ruleset": "playgridia"})
     assert Player.objects.get(display_name="Ann").language == "en"
+
+
+@pytest.mark.django_db
+def test_choosing_english_on_the_profile_answers_in_english_and_leaves_no_language_behind():
+    """The profile page answers in the language just chosen, for that response only: the
+    thread that served it must not stay in English (a test client, a WSGI worker or a later
+    test would then run in the previous visitor's language)."""
+    user = english_account("switch@example.com")
+    player = player_for_user(user)
+    player.language = "es"
+    player.save(update_fields=["language"])
+    client = Client()
+    client.force_login(user)
+    response = client.post("/me/profile/", {"language": "en"})
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert 'lang="en"' in page and "Saved." in page and response["Content-Language"] == "en"
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
+    assert translation.get_language() == settings.LANGUAGE_CODE  # the request came in Spanish
+    newcomer = get_user_model().objects.create_user(username="newcomer", email="newcomer@example.com")
+    assert player_for_user(newcomer).language == "es"  # created outside any request: the default
+    assert 'lang="en"' in client.get("/").content.decode()  # the browser keeps its choice
