@@ -205,7 +205,7 @@ def _awaits(table: Table, deal: Deal | None, seat: int | None, status: str) -> b
     if seat is None:
         return False
     if status == "playing":
-        return deal.to_play == seat
+        return deal is not None and deal.to_play == seat
     if status == "between_deals":
         return True
     if status == "match_over":
