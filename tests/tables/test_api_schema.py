@@ -235,3 +235,20 @@ def test_the_api_sends_the_token_rows_whole(settings):
     assert listed == [{key: value for key, value in created.items() if key != "token"}]
     assert owner.ok("delete", f"/tokens/{created['id']}") == {"revoked": created["id"]}
     assert owner.ok("get", "/me/push/key") == {"public_key": settings.VAPID_PUBLIC_KEY or None}
+
+
+@pytest.mark.django_db
+def test_every_operation_really_gives_the_errors_it_always_declares(alice, bob):
+    """An unknown API token is 401 and a NUL in the query 400 at every operation, as declared."""
+    token, _ = started(alice, bob)
+    concrete = {"{token}": token, "{match_number}": "1", "{deal_number}": "1", "{token_id}": "1"}
+    unknown = ApiClient(token="gm_unknown")
+    for method, path, operation in OPERATIONS:
+        for name, value in concrete.items():
+            path = path.replace(name, value)
+        path = path.removeprefix("/api")
+        body = None if method == "get" else {}
+        assert {400, 401} <= set(operation["responses"]), path
+        assert unknown.request(method, path, body).status_code == 401, path
+        refused = alice.request(method, f"{path}?note=%00", body)
+        assert (refused.status_code, refused.json()["error"]) == (400, "invalid_input"), path
