@@ -215,7 +215,7 @@ def test_stateful_sequences_never_fail_the_server(arena) -> None:
                 followed.append(f"{case.method} {case.operation.path}")
 
     Machine.TestCase.settings = settings(
-        max_examples=15,
+        max_examples=50,
         stateful_step_count=12,
         deadline=None,
         derandomize=True,
