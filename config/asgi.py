@@ -25,7 +25,9 @@ from tables.socket_auth import SocketAuthMiddlewareStack  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": PooledASGIHandler(settings.HTTP_THREADS),
-        "websocket": AllowedHostsOriginValidator(SocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(
+            SocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]  # as in routing.py
+        ),
     }
 )
 # Embedded mode (no REDIS_URL): Celery's work and sweeps run in this process; never under pytest

@@ -8,12 +8,17 @@ threads, so one per pool serves the whole process.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 
 
 class ReusingRedisCacheClient(RedisCacheClient):
+    # Django's own parts this class builds on, which django-stubs leaves out
+    _client: Callable[..., Any]
+    _get_connection_pool: Callable[[bool], Any]
+
     def __init__(self, servers: Any, **options: Any) -> None:
         super().__init__(servers, **options)
         self._clients: dict[int, Any] = {}

@@ -92,6 +92,8 @@ def _settle(batch: list[Queued], error: BaseException | None) -> None:
 
 
 class BatchingLoopLayer(RedisPubSubLoopLayer):
+    _shards: list[RedisSingleShardConnection]  # the library's, then one BatchingShardConnection each
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._shards = [BatchingShardConnection(shard.host, self) for shard in self._shards]

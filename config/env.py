@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
 from django.core.exceptions import ImproperlyConfigured
@@ -55,7 +56,7 @@ def get_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def parse_database_url(url: str, base_dir: Path, pool_size: int = 20) -> dict[str, object]:
+def parse_database_url(url: str, base_dir: Path, pool_size: int = 20) -> dict[str, Any]:
     """Django DATABASES entry from ``sqlite:///path`` or ``postgres://user:pass@host:port/name``.
     PostgreSQL connections come from a pool of at most ``pool_size`` per process, shared by the
     HTTP threads, the socket consumers and the background threads of that process."""
@@ -72,15 +73,15 @@ def parse_database_url(url: str, base_dir: Path, pool_size: int = 20) -> dict[st
             name = base_dir / path.lstrip("/")
         return {"ENGINE": "django.db.backends.sqlite3", "NAME": str(name)}
     if parsed.scheme in ("postgres", "postgresql", "pgsql"):
-        name = unquote(parsed.path.lstrip("/"))
-        if not name:
+        database = unquote(parsed.path.lstrip("/"))
+        if not database:
             raise ImproperlyConfigured(
                 "DATABASE_URL must name the database, e.g. postgres://user@127.0.0.1:5432/ginmesa."
             )
         options = {key: values[-1] for key, values in parse_qs(parsed.query).items()}
         return {
             "ENGINE": "config.postgresql",  # Django's, whose pool checks connections more cheaply
-            "NAME": name,
+            "NAME": database,
             "USER": unquote(parsed.username or ""),
             "PASSWORD": unquote(parsed.password or ""),
             "HOST": parsed.hostname or "",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from asgiref.sync import sync_to_async
 from django.core import signals
@@ -52,7 +52,8 @@ class PooledASGIHandler(ASGIHandler):
         set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, error_response = self.create_request(scope, body_file)
-        response = error_response if request is None else self.get_response(request)
+        # create_request gives either a request or the response refusing it
+        response = cast(HttpResponseBase, error_response) if request is None else self.get_response(request)
         response._handler_class = self.__class__  # type: ignore[attr-defined]
         if isinstance(response, FileResponse):
             response.block_size = self.chunk_size

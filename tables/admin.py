@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from . import payloads
@@ -15,22 +17,28 @@ from .models import ApiToken, ChatMessage, Deal, Match, Move, Player, Table
 
 PLAYER_SEARCH = ("display_name", "user__email")
 
+if TYPE_CHECKING:  # django-stubs' admin classes are generic; Django's are not subscriptable
+    ModelAdmin = admin.ModelAdmin[Any]
+    TabularInline = admin.TabularInline[Any, Any]
+else:
+    ModelAdmin, TabularInline = admin.ModelAdmin, admin.TabularInline
 
-def _json_download(data: dict, filename: str) -> HttpResponse:
+
+def _json_download(data: dict[str, Any], filename: str) -> HttpResponse:
     response = HttpResponse(json.dumps(data, indent=2), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(TabularInline):
     extra = 0
     can_delete = False
     show_change_link = True
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -46,18 +54,18 @@ class DealInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ModelAdmin):
     """Game records are written by tables.services only: the admin reviews them."""
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ModelAdmin):
     list_display = ("display_name", "user", "is_bot", "bot_level", "language", "created_at")
     list_filter = ("is_bot", "language", "deck_design")
     search_fields = PLAYER_SEARCH
@@ -107,7 +115,7 @@ class MatchAdmin(ReadOnlyAdmin):
     def replay(self, match: Match) -> str:
         return format_html('<a href="{}">JSON</a>', reverse("admin:tables_match_export", args=[match.pk]))
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         export = self.admin_site.admin_view(self.export_view)
         return [path("<int:match_id>/export/", export, name="tables_match_export"), *super().get_urls()]
 
@@ -116,7 +124,7 @@ class MatchAdmin(ReadOnlyAdmin):
         return _json_download(payloads.match_export(match), f"match-{match.pk}.json")
 
     @admin.action(description="Export the selected matches as JSON")
-    def export(self, request: HttpRequest, queryset) -> HttpResponse:
+    def export(self, request: HttpRequest, queryset: QuerySet[Match]) -> HttpResponse:
         data = {"matches": [payloads.match_export(match) for match in queryset]}
         return _json_download(data, "matches.json")
 
@@ -139,7 +147,7 @@ class DealAdmin(ReadOnlyAdmin):
             reverse("admin:tables_deal_export", args=[deal.pk]),
         )
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         export = self.admin_site.admin_view(self.export_view)
         return [path("<int:deal_id>/export/", export, name="tables_deal_export"), *super().get_urls()]
 
@@ -156,27 +164,27 @@ class MoveAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ModelAdmin):
     list_display = ("table", "author", "channel", "text", "hidden", "created_at")
     list_filter = ("hidden", "channel", "created_at")
     search_fields = ("author__display_name", "author__user__email", "text")
     readonly_fields = ("table", "author", "channel", "text", "created_at")
     actions = ["hide", "unhide"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     @admin.action(description="Hide the selected messages")
-    def hide(self, request: HttpRequest, queryset) -> None:
+    def hide(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
         queryset.update(hidden=True)
 
     @admin.action(description="Show the selected messages again")
-    def unhide(self, request: HttpRequest, queryset) -> None:
+    def unhide(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
         queryset.update(hidden=False)
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(ModelAdmin):
     list_display = ("prefix", "name", "user", "created_at", "last_used_at", "revoked_at")
     search_fields = ("user__email", "name", "prefix")
     readonly_fields = ("prefix", "token_hash", "created_at", "last_used_at")

@@ -18,7 +18,8 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, TypeGuard, TypeVar
 
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
@@ -52,8 +53,11 @@ BEAT_SLICES = 10  # heartbeat batches per HEARTBEAT_SECONDS (Heartbeat)
 # None: decide by database. Tests set True: pool threads keep their own connections open.
 SHARED_DB_THREAD: bool | None = None
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-def db(fn):
+
+def db(fn: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     """Run blocking ORM code off the event loop. SQLite (one writer anyway) keeps Channels'
     single shared thread; PostgreSQL uses a pool so one slow query does not queue all sockets."""
     shared = connection.vendor == "sqlite" if SHARED_DB_THREAD is None else SHARED_DB_THREAD
@@ -99,7 +103,7 @@ class Heartbeat:
     def __init__(self) -> None:
         # socket -> when its lease is next due (time.monotonic); a socket never closed is not kept
         self.sockets: weakref.WeakKeyDictionary[LiveConsumer, float] = weakref.WeakKeyDictionary()
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
 
     def add(self, socket: LiveConsumer) -> None:
         self.sockets[socket] = time.monotonic() + random.uniform(0, presence.HEARTBEAT_SECONDS)
@@ -127,7 +131,7 @@ class Heartbeat:
                 await socket.rejoin_groups()
         sockets = [socket for socket in due if socket in self.sockets]  # not those closed meanwhile
         leases = [lease for socket in sockets if (lease := socket.lease()) is not None]
-        players = {socket.player.pk for socket in sockets if getattr(socket, "player", None) is not None}
+        players = {player.pk for socket in sockets if (player := getattr(socket, "player", None)) is not None}
         if leases or players:
             await db(presence.renew_leases)(leases, players)
 
@@ -155,6 +159,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     """Authentication, throttling, JSON errors and the presence heartbeat shared by both sockets."""
 
     handlers: dict[str, str] = {}
+    player: Player | None  # set by each socket's start()
 
     async def connect(self) -> None:
         self.bucket = TokenBucket()
@@ -199,7 +204,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """(player, table, page visible) for a table socket with a player; else None."""
         return None
 
-    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
         if not self.bucket.take():
             await self._refuse()
             return
@@ -223,7 +230,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.send_error(429, "rate_limited", f"At most {REFILL_PER_SECOND} messages a second.")
 
-    async def receive_json(self, content: Any, **kwargs) -> None:
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
         kind = content.get("type") if isinstance(content, dict) else None
         handler = self.handlers.get(kind) if isinstance(kind, str) else None
         if handler is None:
@@ -275,9 +282,10 @@ class TableConsumer(LiveConsumer):
 
     async def disconnect(self, code: int) -> None:
         await super().disconnect(code)
-        if getattr(self, "player", None) is not None and hasattr(self, "table_id"):
+        player = getattr(self, "player", None)
+        if player is not None and hasattr(self, "table_id"):
             with contextlib.suppress(Exception):
-                await db(presence.touch_table)(self.player.pk, self.table_id, visible=False, online=False)
+                await db(presence.touch_table)(player.pk, self.table_id, visible=False, online=False)
                 await db(events.publish_presence)(self.table_id)
 
     def lease(self) -> tuple[int, int, bool] | None:
@@ -315,6 +323,7 @@ class TableConsumer(LiveConsumer):
                 await self.close(code=CLOSE_NOT_FOUND)
                 return
             version, encoded = state["version"], events.encoded_state(state)
+        assert version is not None  # a group message brings its version with the encoded state
         if version <= self.sent_version and not force:
             return  # already sent (a group message for a version a snapshot covered)
         if kind is None or force or version != self.sent_version + 1:
@@ -390,6 +399,7 @@ class TableConsumer(LiveConsumer):
         except ServiceError as error:
             await self.send_refusal(error, client_move_id=move_id)
         else:
+            assert outcome.move is not None  # a move's outcome holds the move
             await self.send_json(
                 {
                     "type": "move_result",
@@ -460,7 +470,7 @@ class TableConsumer(LiveConsumer):
             await db(events.publish_presence)(self.table_id)
 
 
-def _short_text(value: Any, limit: int) -> bool:
+def _short_text(value: Any, limit: int) -> TypeGuard[str]:
     return isinstance(value, str) and 0 < len(value) <= limit
 
 
@@ -493,12 +503,14 @@ class UserConsumer(LiveConsumer):
         self.start_heartbeat()
 
     async def touch_site(self) -> None:
+        assert self.player is not None  # start() closed a socket without one
         await db(presence.touch_site)(self.player.pk)
 
     async def on_visibility(self, content: dict[str, Any]) -> None:
         await self.touch_site()
 
     async def send_pending(self) -> None:
+        assert self.player is not None  # start() closed a socket without one
         tables = await db(notify.pending_tables)(self.player)
         if tables != self.pending:
             self.pending = tables

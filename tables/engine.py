@@ -38,7 +38,7 @@ def ruleset_of(data: dict[str, Any]) -> Ruleset:
 def load_deal(row: Deal) -> rules.Deal:
     """The row's state, parsed once per snapshot: a rules.Deal is immutable, so every reader
     of the same row (the answer, each seat's view) can share it."""
-    cached = getattr(row, "_parsed", None)
+    cached: tuple[Any, rules.Deal] | None = getattr(row, "_parsed", None)
     if cached is not None and cached[0] is row.snapshot:
         return cached[1]
     deal = rules.Deal.from_dict(row.snapshot)

@@ -12,6 +12,8 @@ import hashlib
 import secrets
 
 from django.conf import settings
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
@@ -40,7 +42,7 @@ def clean_display_name(name: object) -> str:
     return name
 
 
-def player_for_user(user) -> Player:
+def player_for_user(user: User) -> Player:
     try:  # get(), not first(): a one-to-one lookup needs no ORDER BY
         return Player.objects.get(user=user)
     except Player.DoesNotExist:
@@ -84,7 +86,8 @@ def guest_for_request(request: HttpRequest) -> Player | None:
 def player_for_request(request: HttpRequest) -> Player | None:
     """The caller's player (created on first use for an account), or None for a new visitor."""
     if hasattr(request, _CACHE_ATTR):
-        return getattr(request, _CACHE_ATTR)
+        cached: Player | None = getattr(request, _CACHE_ATTR)
+        return cached
     user = getattr(request, "user", None)
     player = (
         player_for_user(user) if user is not None and user.is_authenticated else guest_for_request(request)
@@ -134,7 +137,7 @@ def _hash_token(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def issue_api_token(user, name: str = "") -> tuple[ApiToken, str]:
+def issue_api_token(user: User, name: str = "") -> tuple[ApiToken, str]:
     """A new token; the raw value is returned once and never stored."""
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(user=user, name=name[:60], prefix=raw[:10], token_hash=_hash_token(raw))
@@ -144,7 +147,7 @@ def issue_api_token(user, name: str = "") -> tuple[ApiToken, str]:
 LAST_USED_PRECISION_SECONDS = 300  # "last used" to within minutes: not one write per request
 
 
-def _live_tokens_with_players(token_hash: str):
+def _live_tokens_with_players(token_hash: str) -> QuerySet[ApiToken]:
     rows = ApiToken.objects.select_related("user", "user__player")  # the caller in one query
     return rows.filter(token_hash=token_hash, revoked_at__isnull=True, user__is_active=True)
 
@@ -166,11 +169,11 @@ def player_for_api_token(raw: str) -> Player | None:
         return player_for_user(token.user)
 
 
-def live_api_tokens(user) -> list[ApiToken]:
+def live_api_tokens(user: User) -> list[ApiToken]:
     return list(ApiToken.objects.filter(user=user, revoked_at__isnull=True).order_by("id"))
 
 
-def revoke_api_token(user, token_id: int) -> bool:
+def revoke_api_token(user: User, token_id: int) -> bool:
     return bool(
         ApiToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(
             revoked_at=timezone.now()

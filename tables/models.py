@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+
+import rules
 
 
 def new_invite_token() -> str:
@@ -117,6 +120,10 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
+    # Not a column: set on the instance by tables.services.common when a change commits, each
+    # seated player's state at the new version by player id (None: the sockets read them afresh).
+    published_states: dict[str, dict[str, Any]] | None
+
     class Meta:
         indexes = [models.Index(fields=["visibility", "-created_at"])]
 
@@ -205,6 +212,9 @@ class Deal(models.Model):
     decided_by_timeout = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+
+    # Not a column: the snapshot and the engine's deal parsed from it (tables.engine.load_deal).
+    _parsed: tuple[Any, rules.Deal]
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "number"], name="deal_number_per_match")]

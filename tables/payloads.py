@@ -11,7 +11,7 @@ from django.utils import timezone
 import rules
 
 from . import engine
-from .models import ChatMessage, Deal, Match, Move, Player, Table
+from .models import ApiToken, ChatMessage, Deal, Match, Move, Player, Table
 
 
 def player_summary(player: Player | None) -> dict[str, Any] | None:
@@ -205,7 +205,7 @@ def _awaits(table: Table, deal: Deal | None, seat: int | None, status: str) -> b
     if seat is None:
         return False
     if status == "playing":
-        return deal.to_play == seat
+        return deal is not None and deal.to_play == seat
     if status == "between_deals":
         return True
     if status == "match_over":
@@ -231,4 +231,26 @@ def lobby_row(table: Table) -> dict[str, Any]:
         "owner": table.owner.display_name,
         "turn_seconds": table.turn_seconds,
         "created_at": table.created_at.isoformat(),
+    }
+
+
+def profile(player: Player) -> dict[str, Any]:
+    return {
+        "display_name": player.display_name,
+        "is_guest": player.is_guest,
+        "deck_design": player.deck_design,
+        "language": player.language,
+        "time_zone": player.time_zone,
+        "alert_prefs": player.alert_prefs,
+    }
+
+
+def token_row(token: ApiToken) -> dict[str, Any]:
+    """An API token as its account sees it: never its value."""
+    return {
+        "id": token.id,
+        "name": token.name,
+        "prefix": token.prefix,
+        "created_at": token.created_at.isoformat(),
+        "last_used_at": token.last_used_at.isoformat() if token.last_used_at else None,
     }

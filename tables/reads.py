@@ -19,7 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model, QuerySet
-from django.db.models.query import get_related_populators
+from django.db.models.query import get_related_populators  # type: ignore[attr-defined]  # private: not in django-stubs 5.2
 from django.db.transaction import TransactionManagementError
 
 M = TypeVar("M", bound=Model)
@@ -30,8 +30,8 @@ KEY_SAMPLE = -7_919_191_919
 
 
 @dataclass
-class _Plan:
-    model: type[Model]
+class _Plan(Generic[M]):
+    model: type[M]
     compiler: Any  # its connection only passes through to field converters, which ignore it
     sql: str
     params: tuple[Any, ...]
@@ -48,7 +48,7 @@ class CompiledRead(Generic[M]):
 
     def __init__(self, make: Callable[[Any], QuerySet[M]], sample: Any = TEXT_SAMPLE):
         self.make, self.sample = make, sample
-        self.plans: dict[str, _Plan] = {}
+        self.plans: dict[str, _Plan[M]] = {}
         self.lock = threading.Lock()
 
     def get(self, value: Any) -> M:
@@ -62,19 +62,21 @@ class CompiledRead(Generic[M]):
             rows = cursor.fetchmany(2)
         model = plan.model
         if not rows:
-            raise model.DoesNotExist(f"no {model.__name__} for {value!r}")
+            # The plugin keeps DoesNotExist and MultipleObjectsReturned off Model itself; every
+            # concrete model, the only kind a compiled read selects, has both.
+            raise model.DoesNotExist(f"no {model.__name__} for {value!r}")  # type: ignore[attr-defined]
         if len(rows) > 1:
-            raise model.MultipleObjectsReturned(f"several {model.__name__} rows for {value!r}")
+            raise model.MultipleObjectsReturned(f"several {model.__name__} rows for {value!r}")  # type: ignore[attr-defined]
         [row] = plan.compiler.apply_converters(rows, plan.converters) if plan.converters else rows
         return self._instance(plan, row)
 
-    def _instance(self, plan: _Plan, row: tuple[Any, ...]) -> M:
+    def _instance(self, plan: _Plan[M], row: tuple[Any, ...]) -> M:
         obj = plan.model.from_db(DEFAULT_DB_ALIAS, plan.init_list, row[plan.fields])
         for populator in plan.populators:
             populator.populate(row, obj)
         return obj
 
-    def _plan(self, connection: Any) -> _Plan:
+    def _plan(self, connection: Any) -> _Plan[M]:
         plan = self.plans.get(connection.vendor)
         if plan is None:
             with self.lock:
@@ -82,7 +84,7 @@ class CompiledRead(Generic[M]):
                 self.plans[connection.vendor] = plan
         return plan
 
-    def _compile(self, connection: Any) -> _Plan:
+    def _compile(self, connection: Any) -> _Plan[M]:
         queryset = self.make(self.sample)
         compiler = queryset.query.get_compiler(using=DEFAULT_DB_ALIAS)
         sql, params = compiler.as_sql()  # also fills compiler.select and klass_info

@@ -7,8 +7,11 @@ The stack only reads cookies, the session and the header; the consumer resolves 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
 from channels.auth import AuthMiddlewareStack
 from django.http import HttpRequest
 
@@ -26,10 +29,12 @@ class SocketCaller:
 class BearerTokenMiddleware:
     """Puts the raw API token of an ``Authorization: Bearer`` header in ``scope["api_token"]``."""
 
-    def __init__(self, inner):
+    def __init__(self, inner: Any) -> None:
         self.inner = inner
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(
+        self, scope: dict[str, Any], receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> Any:
         headers = dict(scope.get("headers") or [])
         value = headers.get(b"authorization", b"").decode("latin-1")
         scheme, _, token = value.partition(" ")
@@ -37,11 +42,12 @@ class BearerTokenMiddleware:
         return await self.inner(scope, receive, send)
 
 
-def SocketAuthMiddlewareStack(inner):
+def SocketAuthMiddlewareStack(inner: Any) -> Any:
+    """The ASGI app ``inner`` (the socket routes) behind the session and the bearer token."""
     return AuthMiddlewareStack(BearerTokenMiddleware(inner))
 
 
-def resolve_caller(scope) -> SocketCaller:
+def resolve_caller(scope: Mapping[str, Any]) -> SocketCaller:
     """As the HTTP API decides: a token must be valid; a browser needs a session or a guest
     cookie (a visitor with a session but no name yet watches as a spectator)."""
     raw = scope.get("api_token")
@@ -53,7 +59,7 @@ def resolve_caller(scope) -> SocketCaller:
     session = scope.get("session")
     if session is not None:
         request.session = session
-    request.user = scope.get("user")
+    request.user = scope.get("user")  # type: ignore[assignment]  # may be None: identity allows it
     player = identity.player_for_request(request)
     if player is not None:
         return SocketCaller(True, player, "session")

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest
+
 NUL = "\x00"
 
 
@@ -29,7 +31,7 @@ def nul_location(data: Any, path: tuple[str, ...] = ()) -> tuple[str, ...] | Non
     return None
 
 
-def request_nul_field(request) -> str | None:
+def request_nul_field(request: HttpRequest) -> str | None:
     """The name of the first URL, query or form field holding a NUL character, or None."""
     if NUL in request.path:
         return "path"
@@ -41,8 +43,8 @@ def request_nul_field(request) -> str | None:
     return None
 
 
-def _is_form(request) -> bool:
-    content_type = request.META.get("CONTENT_TYPE", "")
+def _is_form(request: HttpRequest) -> bool:
+    content_type: str = request.META.get("CONTENT_TYPE", "")
     return request.method == "POST" and content_type.startswith(
         ("application/x-www-form-urlencoded", "multipart/form-data")
     )

@@ -5,12 +5,14 @@ the API does; the browser issue replaces the table page with the live UI later."
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.views.decorators.http import require_POST
@@ -43,8 +45,8 @@ def new_table(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/new.html", context)
 
 
-def _table_options(data) -> dict:
-    options = {
+def _table_options(data: QueryDict) -> dict[str, Any]:
+    options: dict[str, Any] = {
         "ruleset": data.get("ruleset", "playgridia"),
         "visibility": data.get("visibility", Table.Visibility.INVITE),
         "spectator_chat": data.get("spectator_chat") == "on",
@@ -52,9 +54,10 @@ def _table_options(data) -> dict:
     if data.get("to_100"):
         options["target"] = 100
     for name in ("turn_seconds", "forfeit_after"):
-        if data.get(name):
+        raw = data.get(name)
+        if raw:
             try:
-                options[name] = int(data[name])
+                options[name] = int(raw)
             except ValueError:
                 raise ServiceError(f"{name} must be a whole number.", field=name) from None
     return options
@@ -82,7 +85,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 # The page's own forms besides the table verbs: each (token, player, form data) -> the writer's answer.
-_FORMS = {
+_FORMS: dict[str, Callable[[str, Player, QueryDict], object]] = {
     "chat": lambda token, player, data: services.post_chat(token, player, data.get("text")),
     "move": lambda token, player, data: services.apply_move(
         token,
@@ -98,7 +101,7 @@ _FORMS = {
 PAGE_VERBS = ("join", *verbs.BY_NAME, *_FORMS)
 
 
-def _version(data) -> int | None:
+def _version(data: QueryDict) -> int | None:
     raw = data.get("expected_version")
     return int(raw) if raw and raw.isdigit() else None
 
@@ -106,6 +109,7 @@ def _version(data) -> int | None:
 @require_POST
 def table_action(request: HttpRequest, token: str, verb: str) -> HttpResponse:
     """One form button of the table page; errors come back as a message on the page."""
+    player: Player | None
     try:
         if verb == "join":
             selectors.get_table(token)
@@ -177,7 +181,7 @@ def _seat_names(table: Table) -> list[str]:
     return [player.display_name if player else "—" for player in table.seats]
 
 
-def _replay_position(state: rules.Deal) -> dict:
+def _replay_position(state: rules.Deal) -> dict[str, Any]:
     stock = state.deck[52 - state.stock_count :]
     return {
         "hands": [[str(card) for card in state.hand(seat)] for seat in (0, 1)],
@@ -211,7 +215,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "player": player,
         "designs": Player.DeckDesign.choices,
         "languages": Player.Language.choices,
-        "api_tokens": identity.live_api_tokens(player.user) if player.user_id else [],
+        "api_tokens": identity.live_api_tokens(player.user) if player.user is not None else [],
     }
     with translation.override(language):
         response = render(request, "tables/profile.html", context)
@@ -225,6 +229,6 @@ def profile(request: HttpRequest) -> HttpResponse:
 def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     """The profile's REVOKE button: the account's token stops working at once."""
     player = identity.player_for_request(request)
-    if player is not None and player.user_id and identity.revoke_api_token(player.user, token_id):
+    if player is not None and player.user is not None and identity.revoke_api_token(player.user, token_id):
         messages.success(request, translation.gettext("The token is revoked."))
     return redirect("profile")

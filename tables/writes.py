@@ -16,13 +16,17 @@ tables, or new rows). Other databases get them one by one, in order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorWrapper
 from django.db.models import Field, Model
 
+M = TypeVar("M", bound=Model)
 
-def _connection():
+
+def _connection() -> BaseDatabaseWrapper:
     return connections[DEFAULT_DB_ALIAS]
 
 
@@ -31,10 +35,13 @@ class CompiledUpdate:
 
     def __init__(self, model: type[Model], fields: Sequence[str]):
         self.model = model
-        self.fields: list[Field] = [model._meta.get_field(name) for name in fields]
+        self.fields: list[Field[Any, Any]] = [
+            cast("Field[Any, Any]", model._meta.get_field(name))
+            for name in fields  # concrete ones
+        ]
         self._sql: dict[str, str] = {}
 
-    def sql(self, connection) -> str:
+    def sql(self, connection: BaseDatabaseWrapper) -> str:
         if connection.vendor not in self._sql:
             quote = connection.ops.quote_name
             assignments = ", ".join(f"{quote(field.column)} = %s" for field in self.fields)
@@ -44,7 +51,7 @@ class CompiledUpdate:
             )
         return self._sql[connection.vendor]
 
-    def params(self, instance: Model, connection) -> list[Any]:
+    def params(self, instance: Model, connection: BaseDatabaseWrapper) -> list[Any]:
         values = [
             field.get_db_prep_save(field.pre_save(instance, False), connection) for field in self.fields
         ]
@@ -61,15 +68,17 @@ def _check_updated(rowcount: int) -> None:
         raise DatabaseError("Save with update_fields did not affect any rows.")
 
 
-class CompiledInsert:
+class CompiledInsert(Generic[M]):
     """``Model.objects.create(**values)`` for one model whose primary key the database assigns."""
 
-    def __init__(self, model: type[Model]):
+    def __init__(self, model: type[M]):
         self.model = model
-        self.fields: list[Field] = [field for field in model._meta.concrete_fields if not field.primary_key]
+        self.fields: list[Field[Any, Any]] = [
+            field for field in model._meta.concrete_fields if not field.primary_key
+        ]
         self._sql: dict[str, str] = {}
 
-    def sql(self, connection) -> str:
+    def sql(self, connection: BaseDatabaseWrapper) -> str:
         if connection.vendor not in self._sql:
             quote = connection.ops.quote_name
             columns = ", ".join(quote(field.column) for field in self.fields)
@@ -82,13 +91,13 @@ class CompiledInsert:
             )
         return self._sql[connection.vendor]
 
-    def prepare(self, connection, **values: Any) -> tuple[Model, list[Any]]:
+    def prepare(self, connection: BaseDatabaseWrapper, **values: Any) -> tuple[M, list[Any]]:
         """The new instance (its key still unset) and the parameters of its row."""
         instance = self.model(**values)
         params = [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in self.fields]
         return instance, params
 
-    def create(self, **values: Any) -> Model:
+    def create(self, **values: Any) -> M:
         batch = WriteBatch()
         instance = batch.insert(self, **values)
         batch.run()
@@ -108,9 +117,9 @@ class WriteBatch:
 
     def __init__(self) -> None:
         self.connection = _connection()
-        self.writes: list[tuple[CompiledInsert | CompiledUpdate, Model, list[Any]]] = []
+        self.writes: list[tuple[CompiledInsert[Any] | CompiledUpdate, Model, list[Any]]] = []
 
-    def insert(self, compiled: CompiledInsert, **values: Any) -> Model:
+    def insert(self, compiled: CompiledInsert[M], **values: Any) -> M:
         instance, params = compiled.prepare(self.connection, **values)
         self.writes.append((compiled, instance, params))
         return instance
@@ -139,7 +148,9 @@ class WriteBatch:
             else:
                 _check_updated(result)
 
-    def _one(self, cursor, compiled: CompiledInsert | CompiledUpdate, params: list[Any]) -> Any:
+    def _one(
+        self, cursor: CursorWrapper, compiled: CompiledInsert[Any] | CompiledUpdate, params: list[Any]
+    ) -> Any:
         cursor.execute(compiled.sql(self.connection), params)
         if isinstance(compiled, CompiledUpdate):
             return cursor.rowcount
@@ -149,7 +160,9 @@ class WriteBatch:
             else cursor.lastrowid
         )
 
-    def _combined_sql(self, writes: list[tuple[CompiledInsert | CompiledUpdate, Model, list[Any]]]) -> str:
+    def _combined_sql(
+        self, writes: list[tuple[CompiledInsert[Any] | CompiledUpdate, Model, list[Any]]]
+    ) -> str:
         """WITH w0 AS (INSERT ... RETURNING id), w1 AS (UPDATE ... RETURNING 1) SELECT the new
         key of each insert and the row count of each update, in order."""
         shape = tuple(compiled for compiled, *_ in writes)
@@ -169,4 +182,4 @@ class WriteBatch:
 
 
 # PostgreSQL's statement for each sequence of compiled writes a batch has run.
-_COMBINED: dict[tuple[CompiledInsert | CompiledUpdate, ...], str] = {}
+_COMBINED: dict[tuple[CompiledInsert[Any] | CompiledUpdate, ...], str] = {}

@@ -12,6 +12,8 @@ notice and passes, or raises; the pool then discards the connection and lends a 
 from __future__ import annotations
 
 import select
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import psycopg
 from django.db.backends.postgresql import base
@@ -29,14 +31,19 @@ def lend_check(connection: psycopg.Connection) -> None:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    # Django's pool parts this class builds on, which django-stubs 5.2 leaves out
+    _connection_pools: ClassVar[dict[str, ConnectionPool]]
+    _configure_connection: Callable[[psycopg.Connection[Any]], None]
+
     @property
-    def pool(self):
+    def pool(self) -> ConnectionPool | None:
         options = self.settings_dict["OPTIONS"].get("pool")
         if options and self.alias not in self._connection_pools:
             self._connection_pools.setdefault(self.alias, self._new_pool({} if options is True else options))
-        return super().pool
+        pool: ConnectionPool | None = super().pool  # type: ignore[misc]  # not in django-stubs 5.2
+        return pool
 
-    def _new_pool(self, options: dict) -> ConnectionPool:
+    def _new_pool(self, options: dict[str, Any]) -> ConnectionPool:
         """The pool Django would make (base.DatabaseWrapper.pool), with lend_check as its check."""
         connect_kwargs = {**self.get_connection_params(), "autocommit": True}  # Django sets it later
         return ConnectionPool(

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest
 from ninja import Router, Schema
 from ninja.responses import Status
 from pydantic import Field
 
+from tables.api_schemas import errors
 from tables.errors import NotAuthenticated, NotFound
+from tables.models import Player
 
 from . import push
 
@@ -29,27 +33,52 @@ class EndpointIn(Schema):
     endpoint: str = Field(..., max_length=1000)
 
 
-def _player(request: HttpRequest):
-    player = getattr(getattr(request, "auth", None), "player", None)
+class PublicKeyOut(Schema):
+    public_key: str | None = Field(description="null: push is off on this server")
+
+
+class SubscribedOut(Schema):
+    endpoint: str
+
+
+class UnsubscribedOut(Schema):
+    endpoint: str
+    removed: bool
+
+
+def _player(request: HttpRequest) -> Player:
+    player: Player | None = getattr(getattr(request, "auth", None), "player", None)
     if player is None:
         raise NotAuthenticated("Type a name (join or open a table) or log in first.")
     return player
 
 
-@router.get("/key", summary="The VAPID public key for PushManager.subscribe (null: push is off)")
-def public_key(request: HttpRequest):
+@router.get(
+    "/key",
+    response={200: PublicKeyOut, **errors(400, 401)},
+    summary="The VAPID public key for PushManager.subscribe (null: push is off)",
+)
+def public_key(request: HttpRequest) -> dict[str, Any]:
     return {"public_key": settings.VAPID_PUBLIC_KEY or None}
 
 
-@router.post("/subscriptions", response={201: dict}, summary="Save this browser's push subscription")
-def subscribe(request: HttpRequest, payload: SubscriptionIn):
+@router.post(
+    "/subscriptions",
+    response={201: SubscribedOut, **errors(400, 401, 403)},
+    summary="Save this browser's push subscription",
+)
+def subscribe(request: HttpRequest, payload: SubscriptionIn) -> Status[dict[str, Any]]:
     agent = request.headers.get("User-Agent", "")
     push.subscribe(_player(request), payload.endpoint, payload.keys.p256dh, payload.keys.auth, agent)
     return Status(201, {"endpoint": payload.endpoint})
 
 
-@router.post("/subscriptions/delete", summary="Forget this browser's push subscription")
-def unsubscribe(request: HttpRequest, payload: EndpointIn):
+@router.post(
+    "/subscriptions/delete",
+    response={200: UnsubscribedOut, **errors(400, 401, 403, 404)},
+    summary="Forget this browser's push subscription",
+)
+def unsubscribe(request: HttpRequest, payload: EndpointIn) -> dict[str, Any]:
     if not push.unsubscribe(_player(request), payload.endpoint):
         raise NotFound("There is no such subscription.")
     return {"endpoint": payload.endpoint, "removed": True}

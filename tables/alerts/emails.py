@@ -51,7 +51,9 @@ def _absolute(name: str) -> str:
     return settings.SITE_URL + reverse(name)
 
 
-def _send(player: Player, template: str, subject: str, context: dict[str, Any], unsubscribe_kind) -> bool:
+def _send(
+    player: Player, template: str, subject: str, context: dict[str, Any], unsubscribe_kind: str | None
+) -> bool:
     to = address_of(player)
     if to is None:
         return False

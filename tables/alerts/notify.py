@@ -102,20 +102,23 @@ def alerts_for(table: Table, kind: str) -> list[Alert]:
         return []
     status = payloads.table_status(table)
     if status == "playing":
-        player = table.seats[deal.to_play]
+        to_play = deal.to_play
+        assert to_play is not None  # a deal in play always has someone to play
+        player = table.seats[to_play]
         if player is None or player.is_bot:
             return []
-        return [Alert("your_move", player, table, turn_occasion(deal), _names(table, deal.to_play))]
+        return [Alert("your_move", player, table, turn_occasion(deal), _names(table, to_play))]
     if status == "match_over":
         if kind == "rematch" and table.rematch_offered_by is not None:
             player = table.seats[1 - table.rematch_offered_by]
             offered = table.rematch_offered_at
             stamp = int(offered.timestamp()) if offered else 0  # a new offer after one lapsed is news
             occasion = f"rematch:{deal.match_id}:{stamp}"
-            alerts = [
+            if player is None or player.is_bot:
+                return []
+            return [
                 Alert("rematch_offer", player, table, occasion, _names(table, 1 - table.rematch_offered_by))
             ]
-            return [alert for alert in alerts if alert.player is not None and not alert.player.is_bot]
         return [_match_over(table, deal.match, seat) for seat in (0, 1) if _is_human(table, seat)]
     return []
 
@@ -132,6 +135,7 @@ def _names(table: Table, seat: int) -> dict[str, Any]:
 
 def _match_over(table: Table, match: Match, seat: int) -> Alert:
     player = table.seats[seat]
+    assert player is not None  # only a human seat's match is over for someone
     totals = engine.load_match(match).totals
     verdict = "won" if match.winner == seat else "lost"
     result = RESULTS[language(player.language)][verdict].format(mine=totals[seat], theirs=totals[1 - seat])
@@ -262,18 +266,21 @@ def rebuild(kind: str, player_id: int, table_id: int, occasion: str) -> Alert | 
     seat = table.seat_of(Player(pk=player_id))
     if seat is None:
         return None
+    player = table.seats[seat]
+    assert player is not None  # seat_of found the player there
     if kind in ("your_move", "reminder"):
         deal = table.current_deal
         if deal is None or deal.status != Deal.Status.PLAYING or deal.to_play != seat:
             return None
         if turn_occasion(deal) != occasion:
             return None
-        alert = Alert(kind, table.seats[seat], table, occasion, _names(table, seat))
+        alert = Alert(kind, player, table, occasion, _names(table, seat))
         if kind == "reminder":
+            assert deal.deadline is not None  # a deal in play has a turn clock
             alert.context["left"] = duration((deal.deadline - timezone.now()).total_seconds(), alert.lang)
         return alert
     if kind == "rematch_offer":
-        return Alert(kind, table.seats[seat], table, occasion, _names(table, seat))
+        return Alert(kind, player, table, occasion, _names(table, seat))
     candidates = [alert for alert in alerts_for(table, kind) if alert.player.pk == player_id]
     return next((alert for alert in candidates if alert.occasion == occasion), None)
 
@@ -293,10 +300,11 @@ def send_due_reminders(now: dt.datetime | None = None) -> int:
     sent = 0
     for table in rows:
         deal = table.current_deal
+        assert deal is not None and deal.deadline is not None and deal.to_play is not None  # the filter
         left = (deal.deadline - now).total_seconds()
-        if left > table.turn_seconds * (1 - REMINDER_AT) or not _is_human(table, deal.to_play):
-            continue
         player = table.seats[deal.to_play]
+        if left > table.turn_seconds * (1 - REMINDER_AT) or player is None or player.is_bot:
+            continue
         started = deal.deadline - dt.timedelta(seconds=table.turn_seconds)
         alert = Alert("reminder", player, table, turn_occasion(deal), _names(table, deal.to_play))
         alert.context["left"] = duration(left, alert.lang)

@@ -128,7 +128,7 @@ def seats(table: Table) -> list[dict[str, Any]]:
     """The presence message's rows: each seated human, on the page now or when last seen."""
     now = timezone.now()
     ids = {seat: table.seat_player_id(seat) for seat in (0, 1)}
-    rows = {
+    rows: dict[int | None, TablePresence] = {
         row.player_id: row
         for row in TablePresence.objects.filter(table=table, player_id__in=[i for i in ids.values() if i])
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.utils import timezone
@@ -49,7 +49,7 @@ def send(subscription: PushSubscription, payload: dict[str, Any], topic: str) ->
                 "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
             },
             data=json.dumps(payload),
-            vapid_private_key=Vapid.from_raw(settings.VAPID_PRIVATE_KEY.encode()),
+            vapid_private_key=Vapid.from_raw(cast(str, settings.VAPID_PRIVATE_KEY).encode()),  # configured()
             vapid_claims={"sub": settings.VAPID_SUBJECT},
             ttl=TTL_SECONDS,
             timeout=TIMEOUT_SECONDS,

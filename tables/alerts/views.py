@@ -21,7 +21,7 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     unsubscribe at once; the page says what stopped and how to choose again."""
     found = emails.read_unsubscribe_token(token)
     player = Player.objects.filter(pk=found[0]).first() if found else None
-    if player is None:
+    if found is None or player is None:
         return render(request, "alerts/unsubscribe_invalid.html", status=400)
     kind = found[1]
     if kind is not None and kind not in prefs.KINDS:

@@ -6,6 +6,8 @@ the move it already made, never applied again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -49,7 +51,7 @@ def apply_move(
     table_ref: TableRef,
     actor: Player | None,
     action: str | rules.Action,
-    expected_version: int,
+    expected_version: int | None,
     client_move_id: str | None = None,
     source: str = Move.Source.PLAYER,
     card: str | None = None,
@@ -78,7 +80,7 @@ def _apply_move(
     table_ref: TableRef,
     actor: Player | None,
     action: str | rules.Action,
-    expected_version: int,
+    expected_version: int | None,
     client_move_id: str | None,
     source: str,
     card: str | None,
@@ -127,7 +129,7 @@ def append_move(
     deal: Deal,
     seat: int,
     action: rules.Action,
-    events: list[rules.Event],
+    events: Sequence[rules.Event],
     actor: Player | None,
     source: str,
     client_move_id: str | None = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import zoneinfo
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 
@@ -37,7 +37,7 @@ def update_profile(player: Player, **changes: Any) -> Player:
     return player
 
 
-def adopt_guest(guest: Player, user: AbstractBaseUser) -> Player:
+def adopt_guest(guest: Player, user: User) -> Player:
     """The guest becomes the account's player, keeping every seat, move and chat message: the
     guest row itself when the account has none yet, else its tables move to the account's."""
     with transaction.atomic():

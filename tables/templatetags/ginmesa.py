@@ -6,6 +6,7 @@ from django import template
 from django.utils.translation import gettext, ngettext
 
 from tables import identity
+from tables.models import Player
 from tables.routing import websocket_urlpatterns
 
 register = template.Library()
@@ -26,7 +27,7 @@ def socket_routes() -> str:
 
 
 @register.simple_tag(takes_context=True)
-def current_player(context):
+def current_player(context: template.Context) -> Player | None:
     """The visitor's player (account or guest), or None: the header's pending-moves badge needs it."""
     request = context.get("request")
     return identity.player_for_request(request) if request is not None else None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from typing import Any
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -27,6 +28,6 @@ def generate_keys() -> tuple[str, str]:
 class Command(BaseCommand):
     help = "Print a new VAPID key pair for web push (set both in the environment of every process)."
 
-    def handle(self, *args, **options) -> None:
+    def handle(self, *args: Any, **options: Any) -> None:
         public, private = generate_keys()
         self.stdout.write(f"VAPID_PUBLIC_KEY={public}\nVAPID_PRIVATE_KEY={private}\n")

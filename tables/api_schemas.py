@@ -1,0 +1,232 @@
+"""The JSON API's bodies: what each endpoint takes and what it answers (/api/openapi.json).
+
+The answers model tables.payloads' dicts field for field (django-ninja sends only what a
+response schema names); the table state is tables.state_schema's. Errors are the API's one
+error body; each endpoint lists the statuses it can answer with (``errors``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ninja import Schema
+from pydantic import Field
+
+from .state_schema import EventOut, RulesetOut, ScoreRowOut, SeatOut, TableStateOut, TableStatus
+
+# -- input -----------------------------------------------------------------------------------
+
+
+class NameIn(Schema):
+    name: str | None = Field(None, max_length=40, description="A guest's name, when not logged in")
+
+
+class CreateTableIn(NameIn):
+    ruleset: str = Field("playgridia", description="playgridia, classic or reino")
+    target: int | None = Field(None, description="playgridia: null for one deal, 100 to play to 100")
+    custom: dict[str, Any] | None = Field(None, description="Other rules.Ruleset options to override")
+    turn_seconds: int = Field(86400, description="30, 45, 60, 90, 600, 43200, 86400, 259200, 604800")
+    visibility: str = Field("invite", description="invite (link only) or public (listed in the lobby)")
+    spectator_chat: bool = True
+    forfeit_after: int = Field(3, description="consecutive timed-out turns that forfeit the match")
+
+
+class VersionIn(Schema):
+    expected_version: int | None = Field(None, description="the table version the client acts on")
+
+
+class BotIn(Schema):
+    level: str = Field(..., description="tito, carmen or luna")
+
+
+class MoveIn(Schema):
+    action: str = Field(
+        ...,
+        max_length=24,
+        description="take_upcard, pass, draw_stock, take_discard, "
+        "discard, knock, big_gin; or the whole action, e.g. 'discard 7H'",
+    )
+    card: str | None = Field(None, max_length=3, description="the card of discard / knock, e.g. 7H")
+    expected_version: int = Field(..., description="the table version the move was chosen at")
+    client_move_id: str | None = Field(None, min_length=1, max_length=64, description="idempotency key")
+
+
+class ChatIn(Schema):
+    text: str = Field(..., description="plain text, at most 500 characters")
+
+
+class MuteIn(Schema):
+    seat: int
+    muted: bool = True
+
+
+class TokenIn(Schema):
+    name: str = Field("", max_length=60)
+
+
+class ProfileIn(Schema):
+    display_name: str | None = Field(None, max_length=40)
+    deck_design: str | None = None
+    language: str | None = None
+    time_zone: str | None = Field(None, max_length=64)
+    alert_prefs: dict[str, Any] | None = None
+
+
+# -- errors ----------------------------------------------------------------------------------
+
+
+class ErrorOut(Schema):
+    """Every refusal (docs/api.md, "Errors"); a refused request changes nothing."""
+
+    error: str = Field(description="the error's code, e.g. not_found or stale_version")
+    detail: str = Field(description="a sentence saying why")
+    field: str | None = Field(None, description="the input field at fault, when one is")
+
+
+class ConflictOut(ErrorOut):
+    state: TableStateOut | None = Field(None, description="stale_version: the caller's state now")
+
+
+class RateLimitedOut(ErrorOut):
+    retry_after: int = Field(description="seconds to wait")
+
+
+ERROR_BODIES: dict[int, type[ErrorOut]] = {409: ConflictOut, 429: RateLimitedOut}
+
+
+def errors(*statuses: int) -> dict[int, type[ErrorOut]]:
+    """The error answers of an endpoint, by status."""
+    return {status: ERROR_BODIES.get(status, ErrorOut) for status in statuses}
+
+
+# -- answers ---------------------------------------------------------------------------------
+
+
+class MoveSummaryOut(Schema):
+    """A row of the move log; a stock draw's card only to its drawer."""
+
+    seq: int
+    seat: int
+    action: str
+    card: str | None
+    table_version: int
+    source: Literal["player", "bot", "timeout"]
+    created_at: str
+
+
+class MoveOut(Schema):
+    applied: bool
+    replayed: bool = Field(description="the client_move_id was seen before: nothing was applied")
+    move: MoveSummaryOut
+    events: list[EventOut]
+    state: TableStateOut
+
+
+class MoveLogOut(Schema):
+    deal: int | None = Field(description="the current deal's number")
+    moves: list[MoveSummaryOut]
+
+
+class ChatMessageOut(Schema):
+    id: int
+    channel: Literal["players", "spectators"]
+    author: str
+    text: str
+    created_at: str
+
+
+class ChatHistoryOut(Schema):
+    messages: list[ChatMessageOut]
+
+
+class MuteOut(Schema):
+    seat: int
+    muted: bool
+
+
+class DealExportOut(Schema):
+    """A deal as rules.replay (or rules.Deal.from_dict) reads it."""
+
+    format: int
+    ruleset: RulesetOut
+    dealer: int
+    deck: list[str]
+    actions: list[str]
+    number: int
+    outcome: str | None
+
+
+class MatchRecordOut(Schema):
+    """rules.Match.to_dict(): the score sheet and how the match ended."""
+
+    format: int
+    ruleset: RulesetOut
+    first_dealer: int
+    deals: list[ScoreRowOut]
+    ended_by: Literal["resign", "forfeit"] | None
+    leaver: int | None
+
+
+class MatchExportOut(Schema):
+    match: MatchRecordOut
+    number: int
+    deals: list[DealExportOut]
+
+
+class MyTableOut(Schema):
+    table: str
+    ruleset: str
+    status: TableStatus
+    seat: int | None
+    opponent: SeatOut | None
+    your_move: bool
+    deadline: str | None
+    seconds_left: int | None
+    totals: list[int] | None
+    version: int
+
+
+class MyTablesOut(Schema):
+    tables: list[MyTableOut]
+
+
+class ProfileOut(Schema):
+    display_name: str
+    is_guest: bool
+    deck_design: str
+    language: str
+    time_zone: str
+    alert_prefs: dict[str, Any]
+
+
+class LobbyRowOut(Schema):
+    table: str
+    ruleset: str
+    target: int | None
+    owner: str
+    turn_seconds: int
+    created_at: str
+
+
+class LobbyOut(Schema):
+    tables: list[LobbyRowOut]
+
+
+class TokenOut(Schema):
+    id: int
+    name: str
+    prefix: str
+    created_at: str
+    last_used_at: str | None
+
+
+class NewTokenOut(TokenOut):
+    token: str = Field(description="the token itself: shown this once, never again")
+
+
+class TokensOut(Schema):
+    tokens: list[TokenOut]
+
+
+class RevokedOut(Schema):
+    revoked: int
