@@ -30,7 +30,7 @@ def get_table(ref: TableRef) -> Table:
     return table_by(ref, _TABLE_BY_KEY, _TABLE_BY_TOKEN)
 
 
-def table_by(ref: TableRef, by_key: CompiledRead, by_token: CompiledRead) -> Table:
+def table_by(ref: TableRef, by_key: CompiledRead[Table], by_token: CompiledRead[Table]) -> Table:
     """The table ``ref`` names, read with ``by_key`` (a primary key or a row) or ``by_token``."""
     if isinstance(ref, Table):
         ref = ref.pk

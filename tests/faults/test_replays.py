@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables import consumers
+from tables import sockets
 from tables.models import Move, Table
 from tests.tables.helpers import started, to_play
 from tests.tables.live.helpers import connect, receive_type, run, sync
@@ -16,8 +16,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _one_db_thread(monkeypatch):
-    if hasattr(consumers, "SHARED_DB_THREAD"):
-        monkeypatch.setattr(consumers, "SHARED_DB_THREAD", True)
+    if hasattr(sockets, "SHARED_DB_THREAD"):
+        monkeypatch.setattr(sockets, "SHARED_DB_THREAD", True)
 
 
 def version_of(token: str) -> int:

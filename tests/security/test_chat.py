@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tables.consumers import CLOSE_FLOODING
 from tables.models import ChatMessage
+from tables.sockets import CLOSE_FLOODING
 from tests.tables.helpers import started
 from tests.tables.live.helpers import connect, drain, receive_type, run
 

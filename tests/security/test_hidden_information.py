@@ -16,7 +16,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.core import mail
 
-from tables import consumers, engine
+from tables import engine, sockets
 from tables.alerts import push
 from tables.alerts.models import Activity
 from tables.models import Player, Table
@@ -141,8 +141,8 @@ def _inline_background_work(monkeypatch):
     """Alerts run inline (eager Celery, even with REDIS_URL); consumers query on this thread."""
     from config.celery import app
 
-    if hasattr(consumers, "SHARED_DB_THREAD"):
-        monkeypatch.setattr(consumers, "SHARED_DB_THREAD", True)
+    if hasattr(sockets, "SHARED_DB_THREAD"):
+        monkeypatch.setattr(sockets, "SHARED_DB_THREAD", True)
     eager = app.conf.task_always_eager
     app.conf.task_always_eager = True
     yield

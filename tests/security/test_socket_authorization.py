@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tables import consumers
+from tables import sockets
 from tables.identity import issue_api_token
 from tables.models import ChatMessage, Move, Table
 from tests.tables.helpers import make_account_client, started
@@ -19,8 +19,8 @@ ROLES = ("owner", "opponent", "spectator", "visitor", "other_account", "staff")
 
 @pytest.fixture(autouse=True)
 def _one_db_thread(monkeypatch):
-    if hasattr(consumers, "SHARED_DB_THREAD"):
-        monkeypatch.setattr(consumers, "SHARED_DB_THREAD", True)
+    if hasattr(sockets, "SHARED_DB_THREAD"):
+        monkeypatch.setattr(sockets, "SHARED_DB_THREAD", True)
 
 
 @pytest.fixture

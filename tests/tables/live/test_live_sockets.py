@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.utils import timezone
 
-from tables import consumers, engine, selectors
+from tables import engine, selectors, sockets
 from tables.alerts import presence
 from tables.alerts.models import Activity, TablePresence
 from tables.identity import issue_api_token
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _one_db_thread(monkeypatch):
     """Consumers' queries on the test's own thread: pool threads would keep connections to the
     test database open past its teardown (the two-daphne test covers the pool)."""
-    monkeypatch.setattr(consumers, "SHARED_DB_THREAD", True)
+    monkeypatch.setattr(sockets, "SHARED_DB_THREAD", True)
 
 
 @pytest.fixture(autouse=True)
@@ -286,23 +286,23 @@ def test_the_heartbeat_renews_each_socket_once_a_period_in_slices(monkeypatch):
     tenth, and over a period every open socket is renewed once."""
     batches: list[list[tuple[int, int, bool]]] = []
     monkeypatch.setattr(presence, "renew_leases", lambda leases, players: batches.append(leases))
-    monkeypatch.setattr(consumers, "db", lambda fn: database_sync_to_async(fn, thread_sensitive=True))
+    monkeypatch.setattr(sockets, "db", lambda fn: database_sync_to_async(fn, thread_sensitive=True))
 
     async def body():
-        beat = consumers.Heartbeat()
-        sockets = [_Socket(number) for number in range(1000)]
-        for socket in sockets:
-            beat.sockets[socket] = consumers.random.uniform(0, presence.HEARTBEAT_SECONDS)
-        step = presence.HEARTBEAT_SECONDS / consumers.BEAT_SLICES
-        for number in range(1, consumers.BEAT_SLICES + 1):
+        beat = sockets.Heartbeat()
+        open_sockets = [_Socket(number) for number in range(1000)]
+        for socket in open_sockets:
+            beat.sockets[socket] = sockets.random.uniform(0, presence.HEARTBEAT_SECONDS)
+        step = presence.HEARTBEAT_SECONDS / sockets.BEAT_SLICES
+        for number in range(1, sockets.BEAT_SLICES + 1):
             await beat.beat(now=number * step)
-        return sockets
+        return open_sockets
 
-    sockets = run(body)
+    open_sockets = run(body)
     renewed = [lease[0] for batch in batches for lease in batch]
     assert sorted(renewed) == list(range(1000))  # each socket once over the period
     assert max(len(batch) for batch in batches) < 200  # in slices, not one batch
-    assert all(socket.rejoined == 1 for socket in sockets)
+    assert all(socket.rejoined == 1 for socket in open_sockets)
 
 
 async def _presence_until(socket, seat: int, **wanted) -> dict:
