@@ -15,9 +15,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from rules.melding import best_arrangement_mask, best_discard_mask, min_deadwood_mask
+from rules.melding import (
+    all_best_arrangements_mask,
+    best_arrangement_mask,
+    best_discard_mask,
+    min_deadwood_mask,
+)
 from rules.ruleset import Ruleset
-from rules.showdown import best_defence_mask
+from rules.showdown import shown_arrangement_mask
 
 from .handeval import RANK_SPREAD, VALUE
 
@@ -172,16 +177,14 @@ def wants_face_up(hand: int, card: int) -> bool:
 
 
 def settle(sim: SimDeal, knocker: int) -> tuple[int, int]:
-    """(scoring seat, points) of a knock by ``knocker`` holding its 10 cards, scored as
-    rules.showdown scores it but for one shortcut: the knocker shows its first least-deadwood
-    arrangement, where the engine shows the one worst for the defender (under 1% of knocks;
-    tests/bots/test_playout_scoring.py)."""
+    """(scoring seat, points) of a knock by ``knocker`` holding its 10 cards, as rules.showdown
+    scores it (the arrangement shown is the engine's choice: tests/bots/test_playout_scoring.py)."""
     rules = sim.rules
     hand, defender = sim.hands[knocker], sim.hands[1 - knocker]
-    melds, deadwood = best_arrangement_mask(hand)
+    arrangements, deadwood = all_best_arrangements_mask(hand)
     if deadwood == 0:
         return knocker, (rules.gin_bonus + min_deadwood_mask(defender)) * rules.multiplier
-    defence = best_defence_mask(melds, defender).deadwood
+    defence = shown_arrangement_mask(arrangements, defender)[1].deadwood
     if defence > deadwood:
         return knocker, (defence - deadwood) * rules.multiplier
     return 1 - knocker, (deadwood - defence + rules.undercut_bonus) * rules.multiplier

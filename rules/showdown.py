@@ -229,6 +229,19 @@ def best_defence_mask(knocker_melds: Sequence[int], defender: int) -> Defence:
     return Defence(deadwood, own, laid)
 
 
+def shown_arrangement_mask(
+    arrangements: Sequence[Sequence[int]], defender: int
+) -> tuple[Sequence[int], Defence]:
+    """The knocker's least-deadwood arrangement that is shown, the one worst for the defender
+    (the first on a tie), and the defender's best defence against it."""
+    chosen, defence = arrangements[0], best_defence_mask(arrangements[0], defender)
+    for melds in arrangements[1:]:
+        other = best_defence_mask(melds, defender)
+        if other.deadwood > defence.deadwood:
+            chosen, defence = melds, other
+    return chosen, defence
+
+
 # ---------------------------------------------------------------- the showdown
 
 
@@ -332,12 +345,7 @@ def _knock(
     defender: int,
     multiplier: int,
 ) -> Showdown:
-    # The knocker's arrangement that is worst for the defender; the first on a tie.
-    chosen, defence = arrangements[0], best_defence_mask(arrangements[0], defender)
-    for melds in arrangements[1:]:
-        other = best_defence_mask(melds, defender)
-        if other.deadwood > defence.deadwood:
-            chosen, defence = melds, other
+    chosen, defence = shown_arrangement_mask(arrangements, defender)
     shown = melding_from_masks(knocker, chosen)
     own_melds, _ = best_arrangement_mask(defence.own_melds)
     own = melding_from_masks(defender & ~defence.laid, own_melds)

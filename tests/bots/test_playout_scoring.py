@@ -1,11 +1,7 @@
 """The play-outs score an ending as the engine does (rules.showdown), on thousands of random knocks.
 
-bots/playout.py scores knocks itself, on masks, because play-outs are hot. One known difference
-stays: where the knocker's hand has several least-deadwood arrangements, the engine shows the one
-that leaves the defender the most deadwood, while a play-out shows the first. Making the play-out
-choose as the engine does changes LUNA's play (tests/bots/test_golden.py), so that change waits
-for a measurement on paired deals; until then the difference is pinned here, and it never favours
-the knocker.
+bots/playout.py scores knocks on masks, because play-outs are hot, with the engine's own pieces
+(the knocker's arrangement shown, the defence against it); these knocks prove the totals equal.
 """
 
 from __future__ import annotations
@@ -87,16 +83,12 @@ def _engine(ruleset: Ruleset, knocker: int, defender: int, multiplier: int) -> t
     return result, 0 if result.winner == "knocker" else 1
 
 
-def _knocker_gain(scorer: int, points: int) -> int:
-    return points if scorer == 0 else -points
-
-
 @pytest.mark.parametrize("name", RULESET_NAMES)
 def test_a_played_out_knock_scores_as_the_engine_scores_it(name: str) -> None:
     ruleset = RULESETS[name]
     rng = random.Random(f"playout-scoring:{name}")
     outcomes: set[str] = set()
-    other_arrangement = 0
+    other_arrangement = 0  # knocks where the arrangement shown is not the first one found
     for _ in range(KNOCKS):
         knocker, defender = _random_knock(rng)
         multiplier = rng.choice((1, 1, 2, 4))
@@ -104,17 +96,12 @@ def test_a_played_out_knock_scores_as_the_engine_scores_it(name: str) -> None:
         played = settle(sim, 0)
         engine, scorer = _engine(ruleset, knocker, defender, multiplier)
         outcomes.add(engine.outcome)
+        assert played == (scorer, engine.points), (name, _cards(knocker), _cards(defender))
         first_melds = best_arrangement_mask(knocker)[0]
-        if (
-            engine.outcome == "gin"
-            or engine.defender_deadwood == best_defence_mask(first_melds, defender).deadwood
-        ):
-            assert played == (scorer, engine.points), (name, _cards(knocker), _cards(defender))
-        else:  # the engine shows another least-deadwood arrangement, worse for the defender
-            other_arrangement += 1
-            assert _knocker_gain(*played) < _knocker_gain(scorer, engine.points)
+        if engine.outcome != "gin":
+            other_arrangement += engine.defender_deadwood != best_defence_mask(first_melds, defender).deadwood
     assert outcomes == {"knock", "gin", "undercut"}
-    assert other_arrangement <= KNOCKS // 100
+    assert other_arrangement > 0  # the knocks include hands whose choice of arrangement matters
 
 
 def _random_big_gin(rng: random.Random) -> tuple[int, int]:
