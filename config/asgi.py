@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, websockets through Channels (served by daphne).
 
-Websockets pass the allowed-hosts origin check, then session / API-token authentication.
+Websockets must send an Origin header naming an allowed host (config/origin.py), then pass
+session / API-token authentication.
 In embedded mode (no REDIS_URL) the serving process also starts the in-process scheduler
 that runs bots, clocks and alerts (tables.embedded).
 """
@@ -14,10 +15,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up)
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.http import PooledASGIHandler  # noqa: E402
+from config.origin import websocket_guard  # noqa: E402
 from tables import embedded, tasks  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 from tables.socket_auth import SocketAuthMiddlewareStack  # noqa: E402
@@ -25,7 +26,7 @@ from tables.socket_auth import SocketAuthMiddlewareStack  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": PooledASGIHandler(settings.HTTP_THREADS),
-        "websocket": AllowedHostsOriginValidator(
+        "websocket": websocket_guard(
             SocketAuthMiddlewareStack(URLRouter(websocket_urlpatterns))  # type: ignore[arg-type]  # as in routing.py
         ),
     }
