@@ -200,3 +200,15 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env.get_bool("SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Strict-Transport-Security on every HTTPS answer (Django's SecurityMiddleware sends it only
+    # over HTTPS). With DEBUG on none is sent, so http://127.0.0.1 keeps working (make run).
+    SECURE_HSTS_SECONDS = env.get_int("SECURE_HSTS_SECONDS", 31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env.get_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+    SECURE_HSTS_PRELOAD = env.get_bool("SECURE_HSTS_PRELOAD", False)
+    if SECURE_HSTS_SECONDS < 0:
+        raise ImproperlyConfigured("SECURE_HSTS_SECONDS must be 0 (no HSTS) or more seconds.")
+    if SECURE_HSTS_PRELOAD and not (SECURE_HSTS_INCLUDE_SUBDOMAINS and SECURE_HSTS_SECONDS >= 31_536_000):
+        raise ImproperlyConfigured(
+            "SECURE_HSTS_PRELOAD needs SECURE_HSTS_INCLUDE_SUBDOMAINS=true and SECURE_HSTS_SECONDS of "
+            "at least 31536000 (browsers' preload lists refuse less)."
+        )
