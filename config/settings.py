@@ -123,11 +123,18 @@ LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env.get_str("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
+# Failed logins are counted per address (10 a minute) and per address and account (5 in 5
+# minutes): config.accounts.AccountAdapter makes allauth's "key" the pair, where allauth's own is
+# the account alone, from any address (anyone could then lock anyone out).
+ACCOUNT_ADAPTER = "config.accounts.AccountAdapter"
 ACCOUNT_RATE_LIMITS = {
     "login_failed": "10/m/ip,5/5m/key",
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
 }
+# The proxies in front of daphne that append the client's address to X-Forwarded-For: the rate
+# limits count the address the last trusted one saw (0: the connection's own address).
+ALLAUTH_TRUSTED_PROXY_COUNT = env.get_int("TRUSTED_PROXY_COUNT", 0)
 
 LANGUAGE_CODE = "es"
 LANGUAGES = [("es", "Español"), ("en", "English")]

@@ -25,14 +25,15 @@ def test_allauth_rate_limits_are_configured_and_on() -> None:
 
 
 def test_after_five_failed_logins_even_the_right_password_is_refused(alice) -> None:
-    """allauth counts failures per account (5 in 5 minutes): the sixth try is not even checked."""
+    """Failures are counted per address and account (5 in 5 minutes): from that address the sixth
+    try is not even checked (another address is not locked out: test_login_lockout.py)."""
     visitor = Client()
     for attempt in range(5):
         visitor.post("/accounts/login/", {"login": "alice@example.com", "password": f"wrong {attempt}"})
     right = {"login": "alice@example.com", "password": "a long enough password 1"}
     response = visitor.post("/accounts/login/", right)
     assert response.status_code in (200, 429) and "_auth_user_id" not in visitor.session
-    assert Client().post("/accounts/login/", {**right}).status_code in (200, 429)  # same account, any IP
+    assert Client().post("/accounts/login/", {**right}).status_code in (200, 429)  # same address
     fresh = Client()
     cache.clear()  # once the window has passed, the right password works again
     assert fresh.post("/accounts/login/", right).status_code == 302 and "_auth_user_id" in fresh.session
