@@ -1,9 +1,11 @@
 """Fuzzing the JSON API from its own OpenAPI schema (schemathesis), in process.
 
-Every operation gets generated valid and invalid requests from the six kinds of caller, aimed
-at a table in the middle of a match. Whatever comes in: never a 5xx; every error is one of the
-documented 4xx with a JSON body naming the error and saying why; and a refused request changes
-no row of the database. A stateful run then follows the schema's links (the table a POST
+Every operation of the schema gets generated valid and invalid requests, anonymous, with an API
+token (the six roles' programs) and with a browser's session, aimed at a table in the middle of
+a match. Whatever comes in: never a 5xx (schemathesis' ``not_a_server_error``); every status is
+one the schema documents for that operation (``status_code_conformance``); every error is one of
+docs/api.md's 4xx with a JSON body naming the error and saying why; and a refused request
+changes no row of the database. A stateful run then follows the schema's links (the table a POST
 /api/tables answers with) through sequences of calls."""
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from requests import Request
 from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
 from schemathesis.core.transport import Response
+from schemathesis.specs.openapi.checks import status_code_conformance
 
 from tables import engine
 from tables.api import api
@@ -41,6 +45,9 @@ DOCUMENTED_ERRORS = {
 }
 EXAMPLES_PER_OPERATION = 10
 EXAMPLES = {"POST /api/tables/{token}/moves": 50}
+SCHEMA_CHECKS = [not_a_server_error, status_code_conformance]
+# Who calls: nobody identified, programs with an API token, browsers with a session (CSRF on).
+AUTHS = ("anonymous", "token", "session")
 
 
 def api_schema() -> schemathesis.BaseSchema:
@@ -50,23 +57,37 @@ def api_schema() -> schemathesis.BaseSchema:
 OPERATIONS = [result.ok() for result in api_schema().get_all_operations()]
 
 
+def test_the_fuzzer_covers_every_operation_of_the_schema() -> None:
+    paths = api.get_openapi_schema()["paths"]
+    in_schema = {f"{method.upper()} {path}" for path, methods in paths.items() for method in methods}
+    assert {operation.label for operation in OPERATIONS} == in_schema
+    assert len(in_schema) >= 28
+
+
 @pytest.fixture
 def arena(alice, bob, carol) -> dict[str, Any]:
-    """A started match (alice owns seat 0, bob sits), a spectator, a stranger, staff and a visitor."""
+    """A started match (alice owns seat 0, bob sits), a spectator, a stranger, staff and a visitor,
+    grouped by how they call: anonymous, with an API token, with a session."""
     token, _ = started(alice, bob)
     carol.ok("post", f"/tables/{token}/join", {})  # seats are full: carol watches
-    callers = [
-        browser("owner", alice),
-        program("opponent", bob),
-        program("spectator", carol),
-        browser("visitor"),
-        program("other_account", account("dave@example.com")),
-        program("staff", account("staff@example.com", staff=True)),
-    ]
-    for caller in callers:
+    dave, staff = account("dave@example.com"), account("staff@example.com", staff=True)
+    by_auth = {
+        "anonymous": [browser("visitor")],
+        "token": [
+            program("owner", alice),
+            program("opponent", bob),
+            program("spectator", carol),
+            program("other_account", dave),
+            program("staff", staff),
+        ],
+        "session": [browser("owner", alice), browser("opponent", bob), browser("staff", staff)],
+    }
+    for caller in by_auth["token"]:
         caller.api("get", "/me")  # an account's player row is made on its first request
     token_ids = list(ApiToken.objects.order_by("pk").values_list("pk", flat=True))
-    return {"token": token, "callers": callers, "token_ids": token_ids}
+    # The stateful run's two players take turns: the owner in her browser, the opponent's program.
+    players = [by_auth["session"][0], by_auth["token"][1]]
+    return {"token": token, "by_auth": by_auth, "callers": players, "token_ids": token_ids}
 
 
 def send_case(caller: Caller, case: Any):
@@ -81,9 +102,19 @@ def send_case(caller: Caller, case: Any):
     return caller.send(case.method.lower(), case.formatted_path, query=case.query or None, raw=raw)
 
 
-def check_response(response, before: dict, label: str) -> None:
+def schemathesis_response(case: Any, reply) -> Response:
+    """A Django test client's answer as schemathesis' transport gives it, for its checks."""
+    request = Request(case.method, f"http://testserver{case.formatted_path}").prepare()
+    headers = {name.lower(): [value] for name, value in reply.headers.items()}
+    return Response(reply.status_code, headers, reply.content, request, 0.0, True)
+
+
+def check_response(response, before: dict, label: str, case: Any = None) -> None:
     status = response.status_code
     assert status < 500, f"{label}: {status} {response.content[:300]!r}"
+    if case is not None:  # schemathesis' own: no server error, a status this operation documents
+        answer = response if isinstance(response, Response) else schemathesis_response(case, response)
+        case.validate_response(answer, checks=SCHEMA_CHECKS)
     if status < 400:
         return
     assert status in DOCUMENTED_ERRORS, f"{label}: undocumented status {status}"
@@ -94,11 +125,15 @@ def check_response(response, before: dict, label: str) -> None:
     assert not changed, f"{label}: answered {status} {data['error']} but changed {changed}"
 
 
-def seat_to_play(arena: dict[str, Any]) -> Caller:
-    """The owner or the opponent, whichever is to play now (else the owner)."""
+def seat_to_play(arena: dict[str, Any], auth: str) -> Caller:
+    """The owner or the opponent calling as ``auth``, whichever is to play now (else the owner);
+    anonymous: the visitor."""
+    callers = arena["by_auth"][auth]
+    if auth == "anonymous":
+        return callers[0]
     table = Table.objects.select_related("current_deal").get(invite_token=arena["token"])
     to_play = table.current_deal.to_play if table.current_deal else None
-    owner, opponent = arena["callers"][:2]
+    owner, opponent = callers[:2]
     return opponent if to_play == 1 else owner
 
 
@@ -130,11 +165,32 @@ def aim(case: Any, arena: dict[str, Any], version_now: bool, pick: int | None) -
         case.body["action"], case.body["card"] = legal[pick % len(legal)], None
 
 
+def test_the_schema_checks_refuse_a_server_error_and_an_undocumented_status() -> None:
+    """A control: the checks the fuzzer runs fail on a 500 and on a status the operation's
+    responses do not list (GET /api/me documents no 409), and pass a documented one."""
+
+    class Reply:
+        def __init__(self, status: int) -> None:
+            self.status_code, self.content = status, b'{"error": "x", "detail": "x"}'
+            self.headers = {"Content-Type": "application/json"}
+
+    operation = next(op for op in OPERATIONS if op.label == "GET /api/me")
+    case = operation.Case()
+    case.validate_response(schemathesis_response(case, Reply(401)), checks=SCHEMA_CHECKS)
+    for status, failure in ((409, "Undocumented status code"), (500, "Server error")):
+        with pytest.raises(BaseExceptionGroup) as raised:
+            case.validate_response(schemathesis_response(case, Reply(status)), checks=SCHEMA_CHECKS)
+        assert failure in str(raised.value.exceptions), status
+
+
+@pytest.mark.parametrize("auth", AUTHS)
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=str)
 @pytest.mark.parametrize("operation", OPERATIONS, ids=lambda op: op.label)
-def test_the_api_answers_hostile_requests_with_documented_errors(arena, operation, mode) -> None:
+def test_the_api_answers_hostile_requests_with_documented_errors(arena, operation, mode, auth) -> None:
     @settings(
-        max_examples=EXAMPLES.get(operation.label, EXAMPLES_PER_OPERATION),
+        max_examples=EXAMPLES_PER_OPERATION
+        if auth == "anonymous"
+        else EXAMPLES.get(operation.label, EXAMPLES_PER_OPERATION),
         deadline=None,
         derandomize=True,
         database=None,
@@ -142,24 +198,25 @@ def test_the_api_answers_hostile_requests_with_documented_errors(arena, operatio
     )
     @given(
         case=operation.as_strategy(generation_mode=mode),
-        caller=st.sampled_from(arena["callers"]),
+        caller=st.sampled_from(arena["by_auth"][auth]),
         intent=st.sampled_from(["legal", "aimed", "aimed", "as generated"]),
         pick=st.integers(0, 60),
     )
     def fuzz(case, caller: Caller, intent: str, pick: int) -> None:
         if intent == "legal":  # the seat to play, at the current version, a legal action
-            caller = seat_to_play(arena)
+            caller = seat_to_play(arena, auth)
             aim(case, arena, version_now=True, pick=pick)
         elif intent == "aimed":  # the live table, with the generated body
             aim(case, arena, version_now=pick % 2 == 0, pick=None)
         before = database_fingerprint()
         response = send_case(caller, case)
         seen.append(response.json().get("error", "ok") if response.status_code >= 400 else "ok")
-        check_response(response, before, f"{caller.role} {case.method} {case.formatted_path}")
+        check_response(response, before, f"{auth} {caller.role} {case.method} {case.formatted_path}", case)
 
     seen: list[str] = []
     fuzz()
-    if operation.label == "POST /api/tables/{token}/moves" and mode == GenerationMode.POSITIVE:
+    moves = operation.label == "POST /api/tables/{token}/moves"
+    if moves and mode == GenerationMode.POSITIVE and auth != "anonymous":
         assert {"ok", "illegal_move", "stale_version"} <= set(seen), (
             f"the fuzzer never reached the engine: {sorted(set(seen))}"
         )
@@ -203,13 +260,11 @@ def test_stateful_sequences_never_fail_the_server(arena) -> None:
             self.caller = arena["callers"][len(self.before["tables.Move"]) % 2]  # the players take turns
 
         def call(self, case, **kwargs):
-            reply = send_case(self.caller, case)
-            request = Request(case.method, f"http://testserver{case.formatted_path}").prepare()
-            headers = {name.lower(): [value] for name, value in reply.headers.items()}
-            return Response(reply.status_code, headers, reply.content, request, 0.0, True)
+            return schemathesis_response(case, send_case(self.caller, case))
 
         def validate_response(self, response, case, **kwargs) -> None:
-            check_response(response, self.before, f"{self.caller.role} {case.method} {case.formatted_path}")
+            label = f"{self.caller.role} {case.method} {case.formatted_path}"
+            check_response(response, self.before, label, case)
             token = (case.path_parameters or {}).get("token")
             if token and token != arena["token"] and response.status_code < 400:
                 followed.append(f"{case.method} {case.operation.path}")
