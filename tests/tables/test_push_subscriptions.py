@@ -1,18 +1,22 @@
 """Web-push subscriptions: which endpoints the server will post to, whose they are, how many a
-player keeps. No network: the project's DNS look-up (``push.resolve``) and its HTTP post
-(``push.post``) are replaced here, nothing below them."""
+player keeps, and sending off the path of clocks. No network: the project's DNS look-up
+(``push.resolve``) and its HTTP post (``push.post``) are replaced here, nothing below them."""
 
 from __future__ import annotations
 
 import socket
+import time
 
 import pytest
 
+from config.celery import app
+from tables import scheduling, tasks
 from tables.alerts import push
 from tables.alerts.models import PushSubscription
 from tables.models import Player, Table
 
 from .helpers import started
+from .test_lifecycle import _expire
 
 pytestmark = pytest.mark.django_db
 
@@ -186,3 +190,85 @@ def test_a_player_keeps_the_newest_few_subscriptions(alice, bob, dns):
     kept = set(PushSubscription.objects.filter(player=player).values_list("endpoint", flat=True))
     assert kept == {FCM + f"alice-{n}" for n in range(3, push.MAX_SUBSCRIPTIONS + 3)}
     assert PushSubscription.objects.filter(player=bobs).count() == 1  # another player's are not touched
+
+
+# -- sending off the clocks' path -----------------------------------------------------------
+
+
+SLOW_SECONDS = 3.0  # a push service this slow would hold the timeout at least this long
+
+
+def _messages(queue: str) -> list:
+    """Take every message waiting on ``queue`` of this process's (memory) broker."""
+    taken = []
+    with app.connection_for_read() as connection:
+        bound = app.amqp.queues[queue].bind(connection.default_channel)
+        bound.declare()
+        while (message := bound.get(no_ack=True)) is not None:
+            taken.append(message)
+    return taken
+
+
+def _work(queue: str) -> list[str]:
+    """Be a worker of ``queue``: run each waiting task; their names."""
+    names = []
+    for message in _messages(queue):
+        args, kwargs, _ = message.decode()
+        names.append(message.headers["task"])
+        app.tasks[message.headers["task"]](*args, **kwargs)
+    return names
+
+
+@pytest.fixture
+def broker(monkeypatch):
+    """Celery as in production (not eager), on an in-memory broker of this process."""
+    saved = app.conf.broker_url
+    monkeypatch.setitem(app.conf, "task_always_eager", False)
+    app.conf.broker_url = "memory://"
+    app._pool = None
+    app.amqp._producer_pool = None
+    for queue in ("celery", "clocks", "push"):
+        _messages(queue)
+    batcher = scheduling.FollowUps(scheduling._send_follow_ups, window=3600)  # flushed by the test
+    monkeypatch.setattr(scheduling, "follow_ups", batcher)
+    yield batcher
+    if batcher.timer is not None:
+        batcher.timer.cancel()
+    app.conf.broker_url = saved
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+def test_a_slow_push_service_never_delays_a_timeout_played_by_the_sweeper(
+    alice, bob, dns, posted, broker, monkeypatch, django_capture_on_commit_callbacks
+):
+    token, _ = started(alice, bob)
+    for client in (alice, bob):
+        client.ok("post", "/me/push/subscriptions", body(FCM + client.user.username), status=201)
+    recorded = push.post
+
+    def slow_post(subscription, payload, topic):  # a push service that takes its time
+        time.sleep(SLOW_SECONDS)
+        recorded(subscription, payload, topic)
+
+    monkeypatch.setattr(push, "post", slow_post)
+    _expire(token)
+    began = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.sweep_overdue() == 1
+    timer = broker.timer
+    broker.flush()  # the web or sweep process hands what follows the change to the workers
+    if timer is not None:
+        timer.cancel()
+    ran = _work("celery") + _work("clocks")  # a worker of the celery and clocks queues
+    took = time.monotonic() - began
+    assert "tables.tasks.tables_changed" in ran
+    assert took < SLOW_SECONDS - 1, f"the timeout and what follows it took {took:.2f} s"
+    assert posted == []
+
+    table = Table.objects.select_related("current_deal").get(invite_token=token)
+    to_play = table.seats[table.current_deal.to_play]
+    assert _work("push") == ["tables.tasks.send_push"]  # the push worker delivers it
+    [(endpoint, _, payload)] = posted
+    assert endpoint == FCM + to_play.user.username
+    assert payload["kind"] == "your_move" and payload["tag"] == f"table-{token}"
