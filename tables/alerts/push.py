@@ -123,6 +123,8 @@ def subscribe(
     check_endpoint(endpoint)
     fields = {"p256dh": p256dh, "auth": auth, "user_agent": user_agent[:200]}
     with transaction.atomic():
+        # one subscribe at a time per player (the row lock), so the cap holds under races
+        list(Player.objects.select_for_update().filter(pk=player.pk).values_list("pk", flat=True))
         existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
         if existing is None:
             try:
