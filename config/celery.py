@@ -45,13 +45,17 @@ app.autodiscover_tasks()  # tables.apps imports the tasks too, in every Django p
 
 PERIODIC_TASKS = periodic_tasks()
 # Clocks have a queue of their own: a backlog of alerts or bot moves never delays a timeout.
-# Every worker consumes both queues unless told otherwise (see README, "Production").
+# Web pushes too: each posts to outside servers (3 s timeout each), so a dead push service
+# holds up only other pushes. A worker started without -Q consumes all three; production
+# runs the push queue on workers of its own (see README, "Production").
 CLOCK_QUEUE = "clocks"
-app.conf.task_queues = (Queue("celery"), Queue(CLOCK_QUEUE))
+PUSH_QUEUE = "push"
+app.conf.task_queues = (Queue("celery"), Queue(CLOCK_QUEUE), Queue(PUSH_QUEUE))
 app.conf.task_default_queue = "celery"
 app.conf.task_routes = {
     "tables.tasks.expire_turn": {"queue": CLOCK_QUEUE},
     "tables.tasks.sweep_overdue": {"queue": CLOCK_QUEUE},
+    "tables.tasks.send_push": {"queue": PUSH_QUEUE},
 }
 
 # A sweep that waited longer than its period is superseded by the next one: drop it.

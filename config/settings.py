@@ -192,6 +192,18 @@ VAPID_PUBLIC_KEY = env.get_str("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = env.get_str("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = env.get_str("VAPID_SUBJECT", "mailto:noreply@ginmesa.localhost")
 ALERT_EMAIL_AWAY_SECONDS = env.get_int("ALERT_EMAIL_AWAY_SECONDS", 600)
+# The browsers' push services a subscription may point at: a host equal to one of these or
+# under it (tables.alerts.push.check_endpoint; never a private or loopback address anyway).
+PUSH_SERVICE_HOSTS = env.get_list(
+    "PUSH_SERVICE_HOSTS",
+    [
+        "fcm.googleapis.com",  # Chrome, Edge on Android, Opera, Samsung Internet
+        "android.googleapis.com",  # older Chrome subscriptions
+        "updates.push.services.mozilla.com",  # Firefox
+        "notify.windows.com",  # Edge on Windows (WNS: *.notify.windows.com)
+        "push.apple.com",  # Safari (web.push.apple.com, *.push.apple.com)
+    ],
+)
 
 LOGGING = {
     "version": 1,

@@ -43,6 +43,7 @@ TABLES_CHANGED = "tables.tasks.tables_changed"
 TABLE_CHANGED = "tables.tasks.table_changed"
 EXPIRE_TURN = "tables.tasks.expire_turn"
 DELIVER_ALERT = "tables.tasks.deliver_alert"
+SEND_PUSH = "tables.tasks.send_push"  # on a queue of its own (config/celery.py): a slow push service delays nothing else
 PLAY_BOT_TURN = "bots.tasks.play_bot_turn"  # its name from before it moved to tables/bot_turns.py
 
 Batch = list[tuple[int, int, str]]
@@ -176,3 +177,11 @@ def schedule_deadline(deal_id: int, version: int, deadline: dt.datetime | None) 
 def deliver_later(kind: str, player_id: int, table_id: int, occasion: str, when: dt.datetime) -> None:
     """An alert put off until quiet hours end or the player has been away long enough."""
     run_task(DELIVER_ALERT, kind, player_id, table_id, occasion, eta=when)
+
+
+def send_push(player_id: int, payload: dict[str, Any], topic: str) -> None:
+    """A player's push notification, posted by a task of its own on the ``push`` queue."""
+    try:
+        run_task(SEND_PUSH, player_id, payload, topic)
+    except Exception:  # a broker hiccup costs this push, not the alert's other channels
+        log.exception("could not hand the push for player %s to the workers", player_id)

@@ -14,7 +14,7 @@ from celery import current_app, shared_task
 from django.utils import timezone
 
 from . import scheduling, selectors, services
-from .alerts import notify
+from .alerts import notify, push
 from .errors import NotFound
 from .models import Match
 from .periodic import periodic_tasks
@@ -91,6 +91,13 @@ def send_digests() -> int:
 def deliver_alert(kind: str, player_id: int, table_id: int, occasion: str) -> None:
     """An alert put off until quiet hours end or the player has been away long enough."""
     notify.deliver_later(kind, player_id, table_id, occasion)
+
+
+@shared_task(ignore_result=True)
+def send_push(player_id: int, payload: dict[str, Any], topic: str) -> int:
+    """An alert's push to each of the player's browsers: on the ``push`` queue, so a slow or dead
+    push service holds up only other pushes (config/celery.py)."""
+    return push.send_to_player_id(player_id, payload, topic)
 
 
 def periodic_jobs() -> list[tuple[float, Any]]:

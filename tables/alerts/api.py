@@ -64,8 +64,13 @@ def public_key(request: HttpRequest) -> dict[str, Any]:
 
 @router.post(
     "/subscriptions",
-    response={201: SubscribedOut, **errors(400, 401, 403)},
+    response={201: SubscribedOut, **errors(400, 401, 403, 409)},
     summary="Save this browser's push subscription",
+    description=(
+        "Only an https endpoint of a known push service (PUSH_SERVICE_HOSTS) that resolves to public"
+        " addresses (else 400, field endpoint). Posting it again renews it; an endpoint another"
+        " player subscribed answers 409. A player keeps five subscriptions at most: the oldest goes."
+    ),
 )
 def subscribe(request: HttpRequest, payload: SubscriptionIn) -> Status[dict[str, Any]]:
     agent = request.headers.get("User-Agent", "")

@@ -216,7 +216,8 @@ def deliver(alert: Alert, *, now: dt.datetime | None = None, deferred: bool = Fa
 
 
 def _push(alert: Alert) -> None:
-    push.send_to_player(alert.player, alert.message(), topic=f"table-{alert.table.invite_token}")
+    """Handed to the push task: the posts to push services never run inside this work."""
+    scheduling.send_push(alert.player.pk, alert.message(), f"table-{alert.table.invite_token}")
 
 
 def _email_when_away(alert: Alert, now: dt.datetime, deferred: bool) -> set[str]:

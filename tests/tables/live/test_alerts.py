@@ -34,9 +34,16 @@ def pushes(monkeypatch, settings):
 
 @pytest.fixture(autouse=True)
 def later(monkeypatch):
-    """Deliveries put off for later, instead of a broker or scheduler."""
+    """Deliveries put off for later, instead of a broker or scheduler; a push's task runs at once."""
     calls = []
-    monkeypatch.setattr(scheduling, "run_task", lambda task, *args, eta=None: calls.append((task, args, eta)))
+
+    def run_task(task, *args, eta=None):
+        if task == scheduling.SEND_PUSH and eta is None:
+            push.send_to_player_id(*args)
+        else:
+            calls.append((task, args, eta))
+
+    monkeypatch.setattr(scheduling, "run_task", run_task)
     return calls
 
 

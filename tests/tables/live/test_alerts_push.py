@@ -79,8 +79,9 @@ def vapid(settings):
 
 
 @pytest.fixture
-def service():
+def service(settings):
     fake = FakePushService()
+    settings.PUSH_SERVICE_HOSTS = ["127.0.0.1"]  # sending checks the host; subscribing never accepts loopback
     yield fake
     fake.server.shutdown()
 
@@ -88,9 +89,14 @@ def service():
 def _subscribe(
     player, service: FakePushService, name: str = "browser-1"
 ) -> tuple[PushSubscription, Subscriber]:
+    """A subscription to the fake service, stored as is: the API refuses a loopback endpoint
+    (tests/tables/test_push_subscriptions.py)."""
     browser = Subscriber()
-    subscription = push.subscribe(
-        player, f"{service.origin}/push/{name}", browser.p256dh, b64url(browser.auth)
+    subscription = PushSubscription.objects.create(
+        player=player,
+        endpoint=f"{service.origin}/push/{name}",
+        p256dh=browser.p256dh,
+        auth=b64url(browser.auth),
     )
     return subscription, browser
 
@@ -161,17 +167,18 @@ def test_a_failing_push_service_keeps_the_subscription(alice, vapid, service):
     assert PushSubscription.objects.filter(pk=kept.pk).exists()
 
 
-def test_subscribe_and_unsubscribe_through_the_api(alice, vapid):
+def test_subscribe_and_unsubscribe_through_the_api(alice, vapid, monkeypatch):
+    monkeypatch.setattr(push, "resolve", lambda host: ["142.250.180.10"])  # no DNS in tests
     alice.ok("post", "/tables", {}, status=201)
     assert alice.ok("get", "/me/push/key") == {"public_key": vapid}
     browser = Subscriber()
     body = {
-        "endpoint": "https://push.example/abc",
+        "endpoint": "https://fcm.googleapis.com/fcm/send/abc",
         "keys": {"p256dh": browser.p256dh, "auth": b64url(browser.auth)},
     }
     alice.ok("post", "/me/push/subscriptions", body, status=201)
-    assert PushSubscription.objects.filter(endpoint="https://push.example/abc").exists()
-    insecure = {**body, "endpoint": "http://push.example/abc"}
+    assert PushSubscription.objects.filter(endpoint="https://fcm.googleapis.com/fcm/send/abc").exists()
+    insecure = {**body, "endpoint": "http://fcm.googleapis.com/fcm/send/abc"}
     assert alice.request("post", "/me/push/subscriptions", insecure).status_code == 400
-    alice.ok("post", "/me/push/subscriptions/delete", {"endpoint": "https://push.example/abc"})
+    alice.ok("post", "/me/push/subscriptions/delete", {"endpoint": "https://fcm.googleapis.com/fcm/send/abc"})
     assert not PushSubscription.objects.exists()
