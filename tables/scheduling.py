@@ -45,6 +45,7 @@ EXPIRE_TURN = "tables.tasks.expire_turn"
 DELIVER_ALERT = "tables.tasks.deliver_alert"
 SEND_PUSH = "tables.tasks.send_push"  # on a queue of its own (config/celery.py): a slow push service delays nothing else
 PLAY_BOT_TURN = "bots.tasks.play_bot_turn"  # its name from before it moved to tables/bot_turns.py
+OUTSIDE_TASKS = {SEND_PUSH}  # they call outside servers: a pool of their own in embedded mode
 
 Batch = list[tuple[int, int, str]]
 
@@ -68,7 +69,9 @@ def run_task(name: str, *args: Any, eta: dt.datetime | None = None) -> None:
     """Run task ``name`` now (``eta`` None) or at ``eta``, wherever this process runs background work."""
     task = current_app.tasks[name]
     scheduler = embedded.current()
-    if scheduler is not None:
+    if scheduler is not None and name in OUTSIDE_TASKS and eta is None:
+        scheduler.call_outside(task, *args)
+    elif scheduler is not None:
         when = eta.timestamp() if eta is not None else 0.0
         scheduler.call_at(when, task, *args)
     elif _eager():

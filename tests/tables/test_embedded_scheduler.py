@@ -1,0 +1,45 @@
+"""The embedded scheduler of `make run`: calls to outside servers never hold the clocks' threads."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from tables import embedded, scheduling
+from tables.embedded import WORKERS, Scheduler
+
+
+def test_hanging_outside_calls_leave_the_clocks_threads_free() -> None:
+    scheduler = Scheduler()
+    scheduler.start()
+    release, deadline_played = threading.Event(), threading.Event()
+    try:
+        for _ in range(WORKERS + 1):  # more hung pushes than the clocks have threads
+            scheduler.call_outside(release.wait, 10)
+        scheduler.call_at(time.time(), deadline_played.set)  # a turn's deadline, due now
+        assert deadline_played.wait(2)
+    finally:
+        release.set()
+        scheduler.stop()
+
+
+class _Recorder:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str]] = []
+
+    def call_outside(self, fn: Any, *args: Any) -> None:
+        self.calls.append(("outside", fn.name))
+
+    def call_at(self, when: float, fn: Any, *args: Any) -> None:
+        self.calls.append(("clocks", fn.name))
+
+
+def test_a_push_runs_outside_and_a_deadline_with_the_clocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    recorder = _Recorder()
+    monkeypatch.setattr(embedded, "_current", recorder)
+    scheduling.run_task(scheduling.SEND_PUSH, 1, {"kind": "your_move"}, "table-x")
+    scheduling.run_task(scheduling.EXPIRE_TURN, 1, 2, None)
+    assert recorder.calls == [("outside", scheduling.SEND_PUSH), ("clocks", scheduling.EXPIRE_TURN)]
