@@ -26,7 +26,7 @@ from . import events
 from .alerts import presence
 from .models import Player, Table
 from .socket_auth import SocketCaller, resolve_caller
-from .text_input import nul_location
+from .text_input import text_location
 
 log = logging.getLogger(__name__)
 
@@ -207,10 +207,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         except (TypeError, ValueError):
             await self.send_error(400, "invalid_json", "Messages are JSON objects.")
             return
-        location = nul_location(content)
-        if location is not None:
+        refused = text_location(content)
+        if refused is not None:
+            location, problem = refused
             field = ".".join(location) or "message"
-            await self.send_error(400, "invalid_input", f"{field}: must not contain a NUL character")
+            await self.send_error(400, "invalid_input", f"{field}: {problem}", field=field)
             return
         await self.receive_json(content)
 
