@@ -25,12 +25,13 @@ def token(alice, bob):
     return started(alice, bob)[0]
 
 
-def answers(token: str, client, *frames: str) -> list[dict]:
-    """The error frame each raw text frame got, then whether a ping was still answered."""
+def answers(token: str | None, client, *frames: str) -> list[dict]:
+    """The error frame each raw text frame got on the table's socket (the user socket when
+    ``token`` is None), then whether a ping was still answered."""
 
     async def body():
-        socket = await connect(f"/ws/tables/{token}/", client)
-        await receive_type(socket, "snapshot")
+        socket = await connect(f"/ws/tables/{token}/" if token else "/ws/me/", client)
+        await receive_type(socket, "snapshot" if token else "pending")
         errors = []
         for frame in frames:
             await socket.send_to(text_data=frame)
@@ -143,3 +144,15 @@ def test_a_table_token_with_a_control_character_is_no_table(token, alice) -> Non
         return await communicator("/ws/tables/ab%01cd/", alice).connect(timeout=5)
 
     assert run(body) == (False, sockets.CLOSE_NOT_FOUND)
+
+
+def test_the_user_socket_refuses_the_same_messages_and_stays_open(alice) -> None:
+    surrogate, nested, huge, pong = answers(
+        None, alice, '{"type": "visibility", "\\ud800": 1}', "[" * 10_000, " " * 20_000
+    )
+    assert [(error["status"], error["code"]) for error in (surrogate, nested, huge)] == [
+        (400, "invalid_input"),
+        (400, "invalid_input"),
+        (413, "too_large"),
+    ]
+    assert pong == {"type": "pong"}
