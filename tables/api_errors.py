@@ -1,6 +1,6 @@
 """The JSON API's refusals: every error answered with one body, ``{"error": code, "detail":
 sentence, "field"?: name}`` (docs/api.md, "Errors"; tables.api_schemas.ErrorOut), and JSON
-bodies refused when a string holds a NUL character."""
+bodies refused when a string holds text no field accepts (tables.text_input) or nests too deep."""
 
 from __future__ import annotations
 
@@ -16,17 +16,22 @@ import rules
 from . import payloads, selectors
 from .api_caller import caller_of
 from .errors import ServiceError, StaleVersion
-from .text_input import nul_location
+from .text_input import MAX_JSON_DEPTH, json_too_deep, text_location
 
 
 class TextParser(Parser):
-    """JSON bodies, refused with a 400 naming the field when a string holds a NUL character."""
+    """JSON bodies, refused with a 400 ``invalid_input`` naming the field when a string holds a NUL,
+    another control character or invalid Unicode, or naming the body when it nests deeper than
+    MAX_JSON_DEPTH (checked on the raw text, before json.loads recurses into it)."""
 
     def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        if json_too_deep(request.body):
+            raise ValidationError([{"loc": ("body",), "msg": f"nests deeper than {MAX_JSON_DEPTH} levels"}])
         data = super().parse_body(request)
-        location = nul_location(data)
-        if location is not None:
-            raise ValidationError([{"loc": ("body", *location), "msg": "must not contain a NUL character"}])
+        refused = text_location(data)
+        if refused is not None:
+            location, problem = refused
+            raise ValidationError([{"loc": ("body", *location), "msg": problem}])
         return data
 
 

@@ -30,6 +30,7 @@ from .sockets import (
     db,
     recent_tables,
 )
+from .text_input import text_problem
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,9 @@ class TableConsumer(LiveConsumer):
 
     async def start(self) -> None:
         token = self.scope["url_route"]["kwargs"]["token"]
+        if text_problem(token, one_line=True) is not None:  # no token holds one; PostgreSQL refuses a NUL
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
         table = await db(Table.objects.filter(invite_token=token).values_list("pk", flat=True).first)()
         if table is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -163,15 +167,19 @@ class TableConsumer(LiveConsumer):
         move_id = content.get("client_move_id")
         action, expected = content.get("action"), content.get("expected_version")
         if not _short_text(action, 24) or not isinstance(expected, int) or isinstance(expected, bool):
+            field = "action" if not _short_text(action, 24) else "expected_version"
             await self.send_error(
                 400,
                 "invalid_input",
-                "A move needs an action and an expected_version.",
-                client_move_id=move_id,
+                "A move needs an action (a string) and an expected_version (a number).",
+                field=field,
+                client_move_id=move_id if _short_text(move_id, 64) else None,
             )
             return
         if move_id is not None and not _short_text(move_id, 64):
-            await self.send_error(400, "invalid_input", "client_move_id: 1 to 64 characters.")
+            await self.send_error(
+                400, "invalid_input", "client_move_id: 1 to 64 characters.", field="client_move_id"
+            )
             return
         await self._play(action, expected, move_id)
 
@@ -199,8 +207,10 @@ class TableConsumer(LiveConsumer):
             )
 
     async def send_refusal(self, error: ServiceError, **ids: Any) -> None:
-        """A service's refusal of a socket move or action; after a stale version, the table as it is."""
-        await self.send_error(error.status, error.code, error.message, **ids)
+        """A service's refusal of a socket message (naming the field at fault, as over HTTP); after
+        a stale version, the table as it is."""
+        field = {"field": error.field} if error.field else {}
+        await self.send_error(error.status, error.code, error.message, **field, **ids)
         if isinstance(error, StaleVersion):
             await self.send_state(None, force=True)
 
@@ -210,16 +220,20 @@ class TableConsumer(LiveConsumer):
         name, expected = content.get("action"), content.get("expected_version")
         request_id = content.get("request_id")
         if request_id is not None and not _short_text(request_id, 64):
-            await self.send_error(400, "invalid_input", "request_id: 1 to 64 characters.")
+            await self.send_error(400, "invalid_input", "request_id: 1 to 64 characters.", field="request_id")
             return
-        verb = verbs.SOCKET_VERBS.get(name) if isinstance(name, str) else None
+        verb = verbs.SOCKET_VERBS.get(name) if isinstance(name, str) else None  # not a list, a number...
         if verb is None:
             detail = "action must be one of: " + ", ".join(verbs.SOCKET_VERBS) + "."
-            await self.send_error(400, "invalid_input", detail, request_id=request_id)
+            await self.send_error(400, "invalid_input", detail, field="action", request_id=request_id)
             return
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
             await self.send_error(
-                400, "invalid_input", "expected_version must be a number.", request_id=request_id
+                400,
+                "invalid_input",
+                "expected_version must be a number.",
+                field="expected_version",
+                request_id=request_id,
             )
             return
         if self.player is None:
@@ -240,13 +254,17 @@ class TableConsumer(LiveConsumer):
             )
 
     async def on_chat(self, content: dict[str, Any]) -> None:
+        text = content.get("text")
+        if not isinstance(text, str):  # as over HTTP (ChatIn), where the schema refuses it
+            await self.send_error(400, "invalid_input", "text: a chat message is a string.", field="text")
+            return
         if self.player is None:
             await self.send_error(401, "not_authenticated", "Type a name to chat.")
             return
         try:
-            await db(services.post_chat)(self.table_id, self.player, content.get("text"))
+            await db(services.post_chat)(self.table_id, self.player, text)
         except ServiceError as error:
-            await self.send_error(error.status, error.code, error.message)
+            await self.send_refusal(error)
 
     async def on_visibility(self, content: dict[str, Any]) -> None:
         visible = content.get("visible")

@@ -20,6 +20,7 @@ from django.utils import timezone, translation
 from .errors import BadRequest
 from .models import ApiToken, Player
 from .reads import CompiledRead
+from .text_input import clean_text
 
 GUEST_COOKIE = "ginmesa_guest"
 GUEST_COOKIE_SALT = "tables.guest"
@@ -33,12 +34,14 @@ _NEW_GUEST_ATTR = "_ginmesa_new_guest"
 _PROFILE_LANGUAGE_ATTR = "_ginmesa_profile_language"
 
 
-def clean_display_name(name: object) -> str:
+def clean_display_name(name: object, field: str = "name") -> str:
+    """A name on one line: no control characters (tab and newline included) or invalid Unicode,
+    its runs of spaces made one. ``field``: the input's name, for a refusal."""
     if not isinstance(name, str) or not name.strip():
-        raise BadRequest("Type a name to sit at the table.", field="name")
-    name = " ".join(name.split())
+        raise BadRequest("Type a name to sit at the table.", field=field)
+    name = " ".join(clean_text(name, field, one_line=True).split())
     if len(name) > NAME_MAX_LENGTH:
-        raise BadRequest(f"A name has at most {NAME_MAX_LENGTH} characters.", field="name")
+        raise BadRequest(f"A name has at most {NAME_MAX_LENGTH} characters.", field=field)
     return name
 
 
@@ -139,6 +142,7 @@ def _hash_token(raw: str) -> str:
 
 def issue_api_token(user: User, name: str = "") -> tuple[ApiToken, str]:
     """A new token; the raw value is returned once and never stored."""
+    name = clean_text(name, "name", one_line=True)
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(user=user, name=name[:60], prefix=raw[:10], token_hash=_hash_token(raw))
     return token, raw

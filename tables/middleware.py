@@ -1,4 +1,5 @@
-"""Request-level middleware: the guest cookie, and refusing NUL characters before any view."""
+"""Request-level middleware: the guest cookie, and refusing NUL and other unusable characters
+(tables.text_input) before any view."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from .identity import remember_new_guest
-from .text_input import request_nul_field
+from .text_input import request_text_problem
 
 
 class GuestCookieMiddleware:
@@ -21,14 +22,17 @@ class GuestCookieMiddleware:
 
 
 class RefuseNulCharactersMiddleware:
-    """A NUL in the URL, query or a form field gets a 400 naming the field, before any view runs."""
+    """A NUL, another control character or invalid Unicode in the URL, query or a form field gets
+    a 400 naming the field, before any view runs (tables.text_input). Named for the NULs it first
+    refused: config/settings.py lists it by that name."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        field = request_nul_field(request)
-        if field is not None:
-            detail = f"{field}: must not contain a NUL character"
+        refused = request_text_problem(request)
+        if refused is not None:
+            field, problem = refused
+            detail = f"{field}: {problem}"
             return JsonResponse({"error": "invalid_input", "detail": detail, "field": field}, status=400)
         return self.get_response(request)

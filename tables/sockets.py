@@ -1,6 +1,7 @@
 """What both sockets share (protocol: docs/live.md): authenticating the caller, a flood limit,
-the database off the event loop, the presence heartbeat, and the rows a process's sockets
-share. The table socket and the user socket are in tables/consumers.py.
+refusing malformed messages with an error frame (the socket stays open), the database off the
+event loop, the presence heartbeat, and the rows a process's sockets share. The table socket
+and the user socket are in tables/consumers.py.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from . import events
 from .alerts import presence
 from .models import Player, Table
 from .socket_auth import SocketCaller, resolve_caller
-from .text_input import nul_location
+from .text_input import MAX_JSON_DEPTH, json_too_deep, text_location
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,8 @@ REFILL_PER_SECOND = 10
 FLOOD_LIMIT = 40  # refused messages within FLOOD_WINDOW_SECONDS before the socket is closed
 FLOOD_WINDOW_SECONDS = 10
 BEAT_SLICES = 10  # heartbeat batches per HEARTBEAT_SECONDS (Heartbeat)
+# The longest message taken: a 500-character chat line with every character escaped is 6,000.
+MAX_MESSAGE_CHARACTERS = 16_384
 
 
 # None: decide by database. Tests set True: pool threads keep their own connections open.
@@ -199,18 +202,32 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
+        """A message's size and nesting are checked on its raw text, before json.loads (which
+        recurses once per level), and every string in it after (tables.text_input): each
+        refusal is an error frame, and the socket stays open."""
         if not self.bucket.take():
             await self._refuse()
             return
+        raw = text_data if text_data is not None else bytes_data or ""
+        if len(raw) > MAX_MESSAGE_CHARACTERS:
+            detail = f"A message has at most {MAX_MESSAGE_CHARACTERS} characters."
+            await self.send_error(413, "too_large", detail)
+            return
+        if json_too_deep(raw):
+            detail = f"message: nests deeper than {MAX_JSON_DEPTH} levels"
+            await self.send_error(400, "invalid_input", detail, field="message")
+            return
         try:
-            content = json.loads(text_data or bytes_data or "")
-        except (TypeError, ValueError):
+            content = json.loads(raw)
+        except (TypeError, ValueError, RecursionError):
             await self.send_error(400, "invalid_json", "Messages are JSON objects.")
             return
-        location = nul_location(content)
-        if location is not None:
+        refused = text_location(content)
+        if refused is not None:
+            location, problem = refused
             field = ".".join(location) or "message"
-            await self.send_error(400, "invalid_input", f"{field}: must not contain a NUL character")
+            ids = _ids_of(content, but=location[0] if location else None)
+            await self.send_error(400, "invalid_input", f"{field}: {problem}", field=field, **ids)
             return
         await self.receive_json(content)
 
@@ -235,3 +252,12 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def on_ping(self, content: dict[str, Any]) -> None:
         await self.send_json({"type": "pong"})
+
+
+def _ids_of(content: Any, but: str | None) -> dict[str, str]:
+    """The ids a refused message carried (``client_move_id``, ``request_id``), for the client to
+    match the error frame to what it sent; not ``but``, the one at fault."""
+    if not isinstance(content, dict):
+        return {}
+    ids = {name: content.get(name) for name in ("client_move_id", "request_id") if name != but}
+    return {name: value for name, value in ids.items() if isinstance(value, str) and 0 < len(value) <= 64}

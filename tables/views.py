@@ -21,7 +21,7 @@ import rules
 from rules.ruleset import RULESETS
 
 from . import engine, identity, payloads, selectors, services, verbs
-from .errors import ServiceError
+from .errors import BadRequest, ServiceError
 from .models import Deal, Player, Table
 
 
@@ -92,7 +92,7 @@ _FORMS: dict[str, Callable[[str, Player, QueryDict], object]] = {
         player,
         data.get("action", ""),
         _version(data),
-        client_move_id=data.get("client_move_id") or None,
+        client_move_id=_move_id(data),
     ),
 }
 
@@ -103,7 +103,15 @@ PAGE_VERBS = ("join", *verbs.BY_NAME, *_FORMS)
 
 def _version(data: QueryDict) -> int | None:
     raw = data.get("expected_version")
-    return int(raw) if raw and raw.isdigit() else None
+    return int(raw) if raw and raw.isascii() and raw.isdigit() else None  # not "²", which int() refuses
+
+
+def _move_id(data: QueryDict) -> str | None:
+    """The form's client_move_id, held to the API's limit (MoveIn: 1 to 64 characters)."""
+    raw = data.get("client_move_id") or None
+    if raw is not None and len(raw) > 64:
+        raise BadRequest("client_move_id: 1 to 64 characters.", field="client_move_id")
+    return raw
 
 
 @require_POST

@@ -16,6 +16,7 @@ from ..changes import TableChange, announce_on_commit
 from ..errors import BadRequest, Forbidden, RateLimited, TooLarge
 from ..models import ChatMessage, ChatMute, Player
 from ..selectors import TableRef
+from ..text_input import clean_text
 from .common import lock_table
 
 log = logging.getLogger(__name__)
@@ -44,9 +45,10 @@ def post_chat(table_ref: TableRef, author: Player, text: object) -> ChatMessage:
 
 
 def _clean_chat_text(text: object) -> str:
+    """Plain text that keeps its tabs and newlines; no other control character, no invalid Unicode."""
     if not isinstance(text, str) or not text.strip():
         raise BadRequest("A chat message needs some text.", field="text")
-    text = text.strip()
+    text = clean_text(text, "text").strip()
     if len(text) > ChatMessage.MAX_LENGTH:
         raise TooLarge(f"A chat message has at most {ChatMessage.MAX_LENGTH} characters.", field="text")
     return text

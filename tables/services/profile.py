@@ -25,7 +25,7 @@ def update_profile(player: Player, **changes: Any) -> Player:
         if name in changes and changes[name] not in allowed:
             raise BadRequest(f"{name} must be one of {', '.join(allowed)}.", field=name)
     if "display_name" in changes:
-        changes["display_name"] = identity.clean_display_name(changes["display_name"])
+        changes["display_name"] = identity.clean_display_name(changes["display_name"], "display_name")
     if "time_zone" in changes and changes["time_zone"] not in zoneinfo.available_timezones():
         raise BadRequest("time_zone must be an IANA zone such as Europe/Madrid.", field="time_zone")
     if "alert_prefs" in changes:
