@@ -23,8 +23,8 @@ class Accepting(AsyncWebsocketConsumer):
         await self.accept()
 
 
-async def handshake(application, origin: bytes | None) -> bool:
-    headers = [(b"host", b"testserver")] + ([(b"origin", origin)] if origin is not None else [])
+async def handshake(application, origin: bytes | None, extra: list[tuple[bytes, bytes]] = ()) -> bool:
+    headers = [(b"host", b"testserver"), *extra] + ([(b"origin", origin)] if origin is not None else [])
     socket = WebsocketCommunicator(application, "/ws/", headers=headers)
     connected, _ = await socket.connect(timeout=5)
     if connected:
@@ -32,8 +32,8 @@ async def handshake(application, origin: bytes | None) -> bool:
     return connected
 
 
-def shake(application, origin: bytes | None) -> bool:
-    return async_to_sync(handshake)(application, origin)
+def shake(application, origin: bytes | None, extra: list[tuple[bytes, bytes]] = ()) -> bool:
+    return async_to_sync(handshake)(application, origin, extra)
 
 
 pytestmark = pytest.mark.django_db(transaction=True)  # channels closes old connections around a consumer
@@ -73,3 +73,16 @@ def test_an_origin_naming_an_allowed_host_passes_the_guard() -> None:
     assert shake(guarded, b"https://ginmesa.example") is True
     assert shake(guarded, b"https://evil.example") is False
     assert shake(guarded, None) is False
+
+
+BEARER = (b"authorization", b"Bearer gm_program")
+COOKIE = (b"cookie", b"sessionid=abc")
+
+
+def test_a_program_with_a_token_alone_may_omit_the_origin() -> None:
+    with override_settings(ALLOWED_HOSTS=["ginmesa.example"]):
+        guarded = websocket_guard(Accepting.as_asgi())
+    assert shake(guarded, None, [BEARER]) is True
+    assert shake(guarded, None, [BEARER, COOKIE]) is False  # a browser's cookies: Origin required
+    assert shake(guarded, None, [COOKIE]) is False
+    assert shake(guarded, b"https://evil.example", [BEARER]) is False  # a foreign Origin, token or not
