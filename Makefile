@@ -20,6 +20,11 @@ install: $(STAMP)
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
+	@echo ""
+	@echo "Ginmesa: open http://$(HOST):$(PORT)/ (another port or address: make run PORT=8080 HOST=...)"
+	@echo "Sign-up confirmation emails are printed in this console (unless EMAIL_BACKEND is set)."
+	@echo "Staff pages (/admin/): create an account with $(BIN)/python manage.py createsuperuser"
+	@echo ""
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: install

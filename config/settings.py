@@ -123,6 +123,9 @@ LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = env.get_str("ACCOUNT_EMAIL_VERIFICATION", "mandatory")
+# Following the confirmation link in the browser that signed up logs in and returns to the page of
+# the sign-up (its ?next=, carried by allauth's pending login), instead of asking for the password again.
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 # Failed logins are counted per address (10 a minute) and per address and account (5 in 5
 # minutes): config.accounts.AccountAdapter makes allauth's "key" the pair, where allauth's own is
 # the account alone, from any address (anyone could then lock anyone out).

@@ -35,14 +35,17 @@ def current_player(context: template.Context) -> Player | None:
 
 @register.filter
 def clock_label(seconds: int | None) -> str:
-    """A turn clock as people say it: "45 s", "10 min", "12 h", "3 days"."""
+    """A turn clock as people say it: "45 s", "1 min 30 s", "10 min", "12 h", "3 days"."""
 
     if not seconds:
         return "—"
     if seconds < 60:
         return gettext("%(count)s s") % {"count": seconds}
     if seconds < 3600:
-        return gettext("%(count)s min") % {"count": seconds // 60}
+        minutes, rest = divmod(seconds, 60)
+        if rest:
+            return gettext("%(minutes)s min %(seconds)s s") % {"minutes": minutes, "seconds": rest}
+        return gettext("%(count)s min") % {"count": minutes}
     if seconds < 86400:
         return gettext("%(count)s h") % {"count": seconds // 3600}
     days = seconds // 86400

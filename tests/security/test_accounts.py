@@ -3,9 +3,14 @@ page stops working at once, over HTTP and on the socket."""
 
 from __future__ import annotations
 
+import re
+from urllib.parse import urlsplit
+
 import pytest
 from allauth.account import app_settings as allauth_settings
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core import mail
 from django.core.cache import cache
 from django.test import Client
 
@@ -69,3 +74,29 @@ def test_nobody_revokes_another_accounts_token(alice, bob) -> None:
     page.client.post(f"/me/tokens/{token.pk}/revoke/", {"csrfmiddlewaretoken": page.csrf})
     assert ApiToken.objects.get(pk=token.pk).revoked_at is None
     assert Caller("program", Client(), bearer=raw).api("get", "/me").status_code == 200
+
+
+def test_confirming_the_sign_up_email_logs_in_and_returns_to_the_page_of_the_sign_up() -> None:
+    """Sign up from a table's page (?next=), follow the link in the email: logged in, at that page,
+    without a second login."""
+    page = "/t/sometable/"
+    visitor = Client()
+    response = visitor.post(
+        f"/accounts/signup/?next={page}",
+        {
+            "email": "newcomer@example.com",
+            "password1": "a long enough password 1",
+            "password2": "a long enough password 1",
+            "next": page,
+        },
+    )
+    assert response.status_code == 302 and "_auth_user_id" not in visitor.session
+    assert len(mail.outbox) == 1
+    link = re.search(r"https?://\S+/accounts/confirm-email/\S+/", mail.outbox[0].body)
+    assert link is not None, mail.outbox[0].body
+    path = urlsplit(link.group(0)).path
+    assert visitor.get(path).status_code == 200  # the page with the button (no change on a GET)
+    confirmed = visitor.post(path)
+    assert confirmed.status_code == 302 and confirmed["Location"] == page
+    user = get_user_model().objects.get(email="newcomer@example.com")
+    assert visitor.session["_auth_user_id"] == str(user.pk)
