@@ -31,3 +31,12 @@ def test_favicon_ico_is_the_sites_icon_not_a_404() -> None:
     response = Client().get("/favicon.ico")
     assert response.status_code in (301, 302), response.status_code
     assert response["Location"].endswith("img/favicon.svg")
+
+
+@pytest.mark.django_db
+def test_the_headers_log_in_and_sign_up_links_come_back_to_the_page() -> None:
+    page = Client().get("/lobby/?sort=new").content.decode()
+    assert 'href="/accounts/login/?next=/lobby/%3Fsort%3Dnew"' in page
+    assert 'href="/accounts/signup/?next=/lobby/%3Fsort%3Dnew"' in page
+    login_page = Client().get("/accounts/login/").content.decode()
+    assert 'href="/accounts/signup/"' in login_page  # no way back to the log-in page itself
