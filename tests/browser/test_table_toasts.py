@@ -123,3 +123,29 @@ def test_state_changes_fetch_no_pending_count_while_the_user_socket_is_open(
     page.wait_for_timeout(500)  # a fetch the last state sent would be under way by now
     assert fetched == [], f"state changes fetched the pending count with the user socket open: {fetched}"
     page.context.close()
+
+
+def test_without_the_user_socket_a_state_change_still_fetches_the_pending_count(
+    browser, live_url, known_deck, accounts, console
+):
+    """The fallback: every socket closed as it opens (the page polls), so the page's own moves
+    fetch GET /api/me/tables, as before."""
+    alice, session = accounts("alice@example.com", "Alice")
+    bob, _ = accounts("bob@example.com", "Bob")
+    token = start_table(alice, bob)
+    page = console.watch(new_context(browser, live_url, session=session).new_page(), "alice")
+    page.route_web_socket(re.compile(r"/ws/"), lambda socket: socket.close())
+    page.goto(f"/t/{token}/")
+    expect(page.locator("#table-app[data-ready='1']")).to_be_attached()
+    page.wait_for_timeout(1500)  # past the fetch of the load and the one after the socket closed
+    fetched: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            fetched.append(request.url) if re.search(r"/api/me/tables(\?|$)", request.url) else None
+        ),
+    )
+    alice_plays_a_turn(page)
+    page.wait_for_timeout(500)
+    assert fetched, "with no user socket, a state change fetched no pending count"
+    page.context.close()
