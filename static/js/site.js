@@ -7,13 +7,22 @@ document.documentElement.classList.add("js");
 const baseTitle = document.title.replace(/^\(\d+\)\s*/, "");
 let pendingCount = 0;
 
-export function toast(text, kind = "info", seconds = 4) {
+const MAX_TOASTS = 3;
+
+// A toast replaces the one showing under the same key (by default its kind and text, so the
+// same message never stacks; the table's turn toasts share the key "turn"), and no more than
+// MAX_TOASTS show at once: the oldest goes first.
+export function toast(text, kind = "info", seconds = 4, key = `${kind}:${text}`) {
   const box = document.getElementById("toasts");
   if (!box) return;
+  for (const shown of box.querySelectorAll(".toast")) if (shown.dataset.key === key) shown.remove();
   const item = document.createElement("div");
   item.className = `toast ${kind}`;
+  item.dataset.key = key;
   item.textContent = text;
   box.append(item);
+  const toasts = box.querySelectorAll(".toast");
+  for (let index = 0; index < toasts.length - MAX_TOASTS; index += 1) toasts[index].remove();
   setTimeout(() => item.remove(), seconds * 1000);
 }
 
@@ -38,19 +47,33 @@ async function refreshPending() {
   if (answer.ok) setPendingCount(answer.data.tables.filter((row) => row.your_move).length);
 }
 
+// While the user socket is open it pushes the count on connect and on every change: the page
+// fetches GET /api/me/tables only without it (not offered, not yet open, or closed).
+let pendingSocketOpen = false;
+
+function refreshPendingUnlessPushed() {
+  if (!pendingSocketOpen) refreshPending();
+}
+
 function watchPending() {
   if (document.body.dataset.player !== "1") return;
   if (socketsOffered("me")) {
     const socket = new WebSocket(socketUrl("/ws/me/"));
+    socket.addEventListener("open", () => {
+      pendingSocketOpen = true;
+    });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "pending") setPendingCount(message.count);
     });
-    socket.addEventListener("close", () => setTimeout(refreshPending, 1000));
+    socket.addEventListener("close", () => {
+      pendingSocketOpen = false;
+      setTimeout(refreshPending, 1000);
+    });
   }
   refreshPending();
   setInterval(() => {
-    if (document.visibilityState === "visible") refreshPending();
+    if (document.visibilityState === "visible") refreshPendingUnlessPushed();
   }, 30000);
 }
 
@@ -90,4 +113,4 @@ function wireLanguageSwitch() {
 wireLanguageSwitch();
 wireCopyButtons();
 watchPending();
-window.addEventListener("ginmesa:pending-changed", refreshPending);
+window.addEventListener("ginmesa:pending-changed", refreshPendingUnlessPushed);

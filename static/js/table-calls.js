@@ -52,7 +52,7 @@ function offerLapsed(before, after) {
 function announceTurn() {
   const awaiting = awaitsMe();
   if (ui.wasAwaiting === false && awaiting) {
-    toast(ui.state.status === "playing" ? _("Your move!") : statusText());
+    toast(ui.state.status === "playing" ? _("Your move!") : statusText(), "info", 4, "turn"); // one at a time
     chime();
   }
   ui.wasAwaiting = awaiting;
