@@ -82,12 +82,13 @@ def public(address: str) -> bool:
 def check_endpoint(endpoint: str) -> None:
     """Raise RefusedEndpoint unless ``endpoint`` is https on a known push service whose host
     resolves, and only to public addresses."""
-    parts = urlsplit(endpoint)
     try:
-        port = parts.port
-    except ValueError:
-        port = -1
-    host = parts.hostname
+        parts = urlsplit(endpoint)
+        port, host = parts.port, parts.hostname
+    except ValueError:  # a malformed port or IPv6 host
+        raise RefusedEndpoint(
+            "endpoint: must be an https:// URL of a push service.", field="endpoint"
+        ) from None
     if parts.scheme != "https" or not host or parts.username is not None or port not in (None, 443):
         raise RefusedEndpoint("endpoint: must be an https:// URL of a push service.", field="endpoint")
     if not known_service(host):

@@ -102,6 +102,7 @@ def test_an_endpoint_resolving_to_a_private_or_loopback_address_is_refused(alice
         "https://evilfcm.googleapis.com.example/abc",
         "https://fcm.googleapis.com:8443/fcm/send/abc",  # another port
         "https://user@fcm.googleapis.com/fcm/send/abc",
+        "https://[fcm.googleapis.com/fcm/send/abc",  # not a URL at all (an unclosed IPv6 host)
         "http://fcm.googleapis.com/fcm/send/abc",
     ],
 )

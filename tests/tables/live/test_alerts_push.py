@@ -12,6 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
 import pytest
+from celery import current_app
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
@@ -79,7 +80,9 @@ def vapid(settings):
 
 
 @pytest.fixture
-def service(settings):
+def service(settings, monkeypatch):
+    # The push task runs inline here, with or without a broker (REDIS_URL, as .ci/run sets).
+    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
     fake = FakePushService()
     settings.PUSH_SERVICE_HOSTS = ["127.0.0.1"]  # sending checks the host; subscribing never accepts loopback
     yield fake
