@@ -167,6 +167,16 @@ def aim(case: Any, arena: dict[str, Any], version_now: bool, pick: int | None) -
         case.body["action"], case.body["card"] = legal[pick % len(legal)], None
 
 
+def refuse_legal(case: Any, arena: dict[str, Any]) -> None:
+    """A move body's action made one the engine refuses now: a draw while discarding, a pass
+    or the upcard after the offer round, the stock during it."""
+    _, legal = live_facts(arena["token"])
+    if isinstance(case.body, dict) and "action" in case.body and legal:
+        candidates = ("pass", "take_upcard", "draw_stock", "take_discard")
+        case.body["action"] = next(action for action in candidates if action not in legal)
+        case.body["card"] = None
+
+
 def test_the_schema_checks_refuse_a_server_error_and_an_undocumented_status() -> None:
     """A control: the checks the fuzzer runs fail on a 500 and on a status the operation's
     responses do not list (GET /api/me documents no 409), and pass a documented one."""
@@ -201,13 +211,17 @@ def test_the_api_answers_hostile_requests_with_documented_errors(arena, operatio
     @given(
         case=operation.as_strategy(generation_mode=mode),
         caller=st.sampled_from(arena["by_auth"][auth]),
-        intent=st.sampled_from(["legal", "aimed", "aimed", "as generated"]),
+        intent=st.sampled_from(["legal", "illegal", "aimed", "aimed", "as generated"]),
         pick=st.integers(0, 60),
     )
     def fuzz(case, caller: Caller, intent: str, pick: int) -> None:
         if intent == "legal":  # the seat to play, at the current version, a legal action
             caller = seat_to_play(arena, auth)
             aim(case, arena, version_now=True, pick=pick)
+        elif intent == "illegal":  # the seat to play, at the current version, an action it may not play
+            caller = seat_to_play(arena, auth)
+            aim(case, arena, version_now=True, pick=None)
+            refuse_legal(case, arena)
         elif intent == "aimed":  # the live table, with the generated body
             aim(case, arena, version_now=pick % 2 == 0, pick=None)
         before = database_fingerprint()
