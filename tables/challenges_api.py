@@ -37,13 +37,14 @@ def list_challenges(request: HttpRequest) -> dict[str, Any]:
 
 @router.post(
     "/challenges",
-    response={201: ChallengeOut, **errors(400, 401, 403, 409)},
+    response={201: ChallengeOut, **errors(400, 401, 403, 404, 409)},
     summary="Challenge an account to a match at a table with these options",
 )
 def create_challenge(request: HttpRequest, payload: ChallengeIn) -> Status[dict[str, Any]]:
+    challenger = player_of(request)
     opponent = opponent_of(payload.opponent_id, payload.opponent_name)
     options = payload.dict(exclude={"opponent_id", "opponent_name"})
-    challenge = services.challenges.challenge_player(player_of(request), opponent, options)
+    challenge = services.challenges.challenge_player(challenger, opponent, options)
     return Status(201, payloads.challenge_row(challenge, timezone.now()))
 
 
