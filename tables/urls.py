@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import archive_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,5 +11,8 @@ urlpatterns = [
     path("me/profile/", views.profile, name="profile"),
     path("me/tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke_token"),
     path("lobby/", views.lobby, name="lobby"),
+    path("matches/<int:match_id>/", archive_views.match_archive, name="match_archive"),
+    path("matches/<int:match_id>/deals/<int:number>/", archive_views.deal_replay, name="deal_replay"),
+    path("me/archive/", archive_views.my_archive, name="my_archive"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]
