@@ -145,7 +145,9 @@ def test_a_player_replays_a_finished_deal_of_their_own_with_the_keyboard(
     assert requests.failures == []
 
 
-def test_a_stranger_is_refused_a_private_match_and_shown_a_public_one(browser, live_url, accounts, console):
+def test_a_stranger_is_refused_a_private_match_and_shown_a_public_one(
+    browser, live_url, accounts, console, screenshots
+):
     alice, _ = accounts("alice@example.com", "Alice")
     bob, _ = accounts("bob@example.com", "Bob")
     _, carol_session = accounts("carol@example.com", "Carol")
@@ -163,6 +165,7 @@ def test_a_stranger_is_refused_a_private_match_and_shown_a_public_one(browser, l
     page = requests.watch(console.watch(context.new_page(), "carol"))
     page.goto(f"/matches/{public.pk}/")
     expect(page.locator("main h1")).to_contain_text("Alice")
+    page.screenshot(path=screenshots / "match-archive.png", full_page=True)
     page.get_by_role("link", name="Replay").first.click()
     expect(page.locator("#replay-counter")).to_contain_text("Move 0 of")
     page.keyboard.press("End")
