@@ -74,7 +74,6 @@ def _showdown(match: Match, deal: Deal, state: rules.Deal) -> dict[str, Any] | N
 def match_head(match: Match) -> dict[str, Any]:
     """Who played, under which rules, and how the match ended."""
     table: Table = match.table
-    record = engine.load_match(match)
     scores = match.final_scores
     return {
         "id": match.pk,
@@ -86,7 +85,7 @@ def match_head(match: Match) -> dict[str, Any]:
         "status": match.status,
         "outcome": match.outcome or None,
         "winner": match.winner,
-        "score": [score["total"] for score in scores] if scores else list(record.totals),
+        "score": [score["total"] for score in scores] if scores else list(engine.load_match(match).totals),
         "final_scores": scores,
         "started_at": match.started_at.isoformat(),
         "ended_at": match.ended_at.isoformat() if match.ended_at else None,

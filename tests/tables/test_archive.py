@@ -85,6 +85,9 @@ def test_staff_see_any_match_even_a_running_one(alice, bob, staff):
     assert match.status == Match.Status.PLAYING
     assert statuses(staff.client, pages(match)) == [200, 200, 200, 200]
     assert staff.client.get(reverse("replay", args=[match.deals.get(number=1).pk])).status_code == 200
+    alice.ok("post", f"/tables/{token}/next-deal", {"expected_version": alice.state(token)["version"]})
+    assert statuses(staff.client, pages(match, number=2)) == [200, 200, 200, 200]  # the deal in play
+    assert staff.ok("get", f"/matches/{match.pk}/deals/2/replay")["showdown"] is None
 
 
 def test_a_running_match_is_not_in_its_players_archive(alice, bob):
