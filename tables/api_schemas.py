@@ -283,6 +283,8 @@ class ChallengesOut(Schema):
 
 class SeeksOut(Schema):
     seeks: list[ChallengeOut]
+
+
 # -- the archive (tables.archive_api) ----------------------------------------------------------
 
 
