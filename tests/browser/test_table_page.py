@@ -149,8 +149,9 @@ def test_two_players_play_a_deal_spectator_chat_reload_and_rematch(
     expect(g.locator("#hand .card")).to_have_count(10, timeout=WAIT_MS)
     expect(a.locator("#deal-pill")).to_contain_text("Deal 2", timeout=WAIT_MS)
 
-    # Alice resigns (two taps); a rematch is offered and accepted.
-    resign = a.locator("#btn-resign")
+    # Alice resigns from the table menu (two taps); a rematch is offered and accepted.
+    a.locator("#btn-menu").click()
+    resign = a.locator("#menu-resign")
     resign.click()
     resign.click()
     expect(a.locator("#summary")).to_contain_text("Match 1 is over", timeout=WAIT_MS)
@@ -269,7 +270,7 @@ def test_phone_in_spanish_shows_the_whole_hand(browser, live_url, known_deck, ac
     open_table(page, f"/t/{token}/")
 
     expect(page.locator("html")).to_have_attribute("lang", "es")
-    for label in ("ROBAR", "TOMAR DEL POZO", "ABANDONAR"):
+    for label in ("ROBAR", "TOMAR DEL POZO"):
         expect(page.get_by_role("button", name=label, exact=True)).to_be_visible()
     expect(page.locator(".sort-bar")).to_contain_text("ORDENAR")
     expect(page.locator("#btn-points")).to_have_text("SUELTOS")
