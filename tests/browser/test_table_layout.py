@@ -126,7 +126,7 @@ def test_a_laptop_screen_shows_every_control_of_the_table(
 
 
 def test_a_forty_character_name_neither_clips_the_score_sheet_nor_overlaps_the_chart(
-    browser, live_url, known_deck, accounts, console
+    browser, live_url, known_deck, accounts, console, screenshots
 ):
     from tables import services
 
@@ -177,4 +177,5 @@ def test_a_forty_character_name_neither_clips_the_score_sheet_nor_overlaps_the_c
         and b["top"] < a["bottom"]
     ]
     assert not overlapping, f"chart labels overlap: {overlapping}"
+    page.locator("#scores").screenshot(path=str(screenshots / "score-sheet-long-names.png"))
     context.close()
