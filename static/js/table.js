@@ -131,5 +131,5 @@ render();
 drawChat();
 showRecap();
 ui.wasAwaiting = awaitsMe();
-live.start(ui.state, ui.chat, Boolean(app.dataset.canSocket));
+live.start(ui.state, ui.chat);
 app.dataset.ready = "1";
