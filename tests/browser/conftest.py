@@ -113,7 +113,9 @@ def browser() -> Iterator[object]:
 
 
 class ConsoleWatch:
-    """Collects console errors and uncaught exceptions of every page it watches."""
+    """Collects console errors, uncaught exceptions, failed requests and 4xx/5xx answers of every
+    page it watches. A request cut short because the test navigated or reloaded the page
+    (net::ERR_ABORTED) is not a failure of the site."""
 
     def __init__(self) -> None:
         self.errors: list[str] = []
@@ -121,7 +123,17 @@ class ConsoleWatch:
     def watch(self, page, who: str):
         page.on("console", lambda message: self._console(who, message))
         page.on("pageerror", lambda error: self.errors.append(f"{who}: uncaught {error}"))
+        page.on("requestfailed", lambda request: self._failed(who, request))
+        page.on("response", lambda response: self._answer(who, response))
         return page
+
+    def _failed(self, who: str, request) -> None:
+        if request.failure != "net::ERR_ABORTED":
+            self.errors.append(f"{who}: {request.method} {request.url} failed: {request.failure}")
+
+    def _answer(self, who: str, response) -> None:
+        if response.status >= 400:
+            self.errors.append(f"{who}: {response.request.method} {response.url} answered {response.status}")
 
     def _console(self, who: str, message) -> None:
         if message.type == "error":
@@ -132,7 +144,9 @@ class ConsoleWatch:
 def console() -> Iterator[ConsoleWatch]:
     watch = ConsoleWatch()
     yield watch
-    assert not watch.errors, "JavaScript errors during the test:\n" + "\n".join(watch.errors)
+    assert not watch.errors, "JavaScript errors or failed requests during the test:\n" + "\n".join(
+        watch.errors
+    )
 
 
 @pytest.hookimpl(wrapper=True)

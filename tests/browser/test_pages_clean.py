@@ -1,5 +1,6 @@
 """Every page of the site, admin included, loads with no console error and no failed request:
-no 4xx/5xx answer (a missing favicon counts), no request the browser gave up on."""
+no 4xx/5xx answer (a missing favicon counts), no request the browser gave up on (the `console`
+fixture of conftest.py watches all of it, in every browser test)."""
 
 from __future__ import annotations
 
@@ -10,29 +11,6 @@ from .conftest import new_context
 from .test_table_page import start_table_through_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-class NetworkWatch:
-    """Failed requests and error answers of every page it watches."""
-
-    def __init__(self) -> None:
-        self.problems: list[str] = []
-
-    def watch(self, page: Page, who: str) -> Page:
-        page.on(
-            "requestfailed",
-            lambda request: self.problems.append(
-                f"{who}: {request.method} {request.url} failed: {request.failure}"
-            ),
-        )
-        page.on("response", lambda response: self._answer(who, response))
-        return page
-
-    def _answer(self, who: str, response) -> None:
-        if response.status >= 400:
-            self.problems.append(
-                f"{who}: {response.request.method} {response.url} answered {response.status}"
-            )
 
 
 def visit(page: Page, path: str) -> None:
@@ -61,7 +39,6 @@ def test_no_page_logs_an_error_or_fails_a_request(browser, live_url, known_deck,
     get_user_model().objects.filter(pk=staff.user_id).update(is_staff=True, is_superuser=True)
     token = start_table_through_services(alice, bob, target=100)
     deal = Deal.objects.get(match__table__invite_token=token)
-    network = NetworkWatch()
     pages = {
         "visitor": (
             None,
@@ -81,8 +58,7 @@ def test_no_page_logs_an_error_or_fails_a_request(browser, live_url, known_deck,
     for who, (session, paths) in pages.items():
         context = new_context(browser, live_url, session=session, locale=locale)
         for path in paths:
-            page = network.watch(console.watch(context.new_page(), f"{who} {path}"), f"{who} {path}")
+            page = console.watch(context.new_page(), f"{who} {path}")
             visit(page, path)
             page.close()
         context.close()
-    assert not network.problems, "failed requests:\n" + "\n".join(network.problems)
