@@ -82,11 +82,8 @@ def test_a_phone_hand_is_large_enough_to_tap_and_fits_the_screen(
     in_viewport(page, "#btn-knock")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert page.evaluate("window.scrollY") == 0
-    page.screenshot(
-        path=str(
-            screenshots / ("phone-eleven-cards.png" if locale == "en-US" else "phone-eleven-cards-es.png")
-        )
-    )
+    name = "phone-eleven-cards.png" if locale == "en-US" else "phone-eleven-cards-es.png"
+    page.screenshot(path=str(screenshots / name), animations="disabled")
 
     # Resigning from the menu asks once more before it gives up the match.
     page.locator("#btn-menu").tap()
@@ -113,7 +110,7 @@ def test_a_laptop_screen_shows_every_control_of_the_table(
     expect(page.locator("#hand .card")).to_have_count(11)
     page.locator("#btn-points").click()  # every control stays put while in use
     assert page.evaluate("window.scrollY") == 0
-    page.screenshot(path=str(screenshots / "laptop-1366x768.png"))
+    page.screenshot(path=str(screenshots / "laptop-1366x768.png"), animations="disabled")
     controls = page.locator("#felt button, #felt select, #felt input").evaluate_all(
         "els => els.filter(e => e.offsetParent !== null && !e.closest('[hidden]') && !e.closest('#summary'))"
         ".map(e => { const r = e.getBoundingClientRect(); return {id: e.id || e.textContent.trim(), top: r.top, bottom: r.bottom, left: r.left, right: r.right}; })"
@@ -181,5 +178,7 @@ def test_a_forty_character_name_neither_clips_the_score_sheet_nor_overlaps_the_c
         and b["top"] < a["bottom"]
     ]
     assert not overlapping, f"chart labels overlap: {overlapping}"
-    page.locator("#scores").screenshot(path=str(screenshots / "score-sheet-long-names.png"))
+    page.locator("#scores").screenshot(
+        path=str(screenshots / "score-sheet-long-names.png"), animations="disabled"
+    )
     context.close()
