@@ -71,13 +71,17 @@ def test_a_phone_hand_is_large_enough_to_tap_and_fits_the_screen(
 
     draw.tap()
     expect(page.locator("#hand .card")).to_have_count(11)
-    cards = page.locator("#hand .card").evaluate_all(CARD_BOXES)
-    narrow = [(box["code"], box["width"]) for box in cards if box["width"] < MIN_CARD_WIDTH]
-    assert not narrow, f"cards narrower than {MIN_CARD_WIDTH}px: {narrow}"
-    thin = [(code, round(strip)) for code, strip in tap_strips(cards) if strip < MIN_TAP_STRIP]
-    assert not thin, f"tap strips under {MIN_TAP_STRIP}px: {thin}"
-    for box in cards:
-        assert box["left"] >= 0 and box["right"] <= 390 and box["top"] >= 0 and box["bottom"] <= 844, box
+    # In meld groups, and as one run of eleven cards sorted by suit.
+    for sort in ("suit", "groups"):
+        page.locator(f"#sort-modes [data-sort='{sort}']").tap()
+        expect(page.locator(f"#sort-modes [data-sort='{sort}']")).to_have_attribute("aria-pressed", "true")
+        cards = page.locator("#hand .card").evaluate_all(CARD_BOXES)
+        narrow = [(box["code"], box["width"]) for box in cards if box["width"] < MIN_CARD_WIDTH]
+        assert not narrow, f"cards narrower than {MIN_CARD_WIDTH}px: {narrow}"
+        thin = [(code, round(strip)) for code, strip in tap_strips(cards) if strip < MIN_TAP_STRIP]
+        assert not thin, f"sorted by {sort}, tap strips under {MIN_TAP_STRIP}px: {thin}"
+        for box in cards:
+            assert box["left"] >= 0 and box["right"] <= 390 and box["top"] >= 0 and box["bottom"] <= 844, box
     in_viewport(page, "#hand")
     in_viewport(page, "#btn-knock")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
