@@ -13,8 +13,9 @@ import { awaitsMe, legal, mySeat, pageData, token, ui, view } from "./table-stat
 export const live = new LiveTable(token, {
   onState: applyState,
   onChat: receiveChat,
-  onPresence: (seats) => {
+  onPresence: (seats, spectators) => {
     ui.presence = seats;
+    ui.spectators = spectators;
     render();
   },
 });

@@ -29,12 +29,12 @@ export const ui = {
   own: store.get(`gm-order-${token}`, []),
   showPoints: store.get("gm-points", false),
   summaryClosedFor: null,
-  showLastDeal: false,
   busy: false,
   clockEnd: null,
   chatChannel: "players",
   unread: 0,
   presence: null,
+  spectators: 0,
   wasAwaiting: null,
   lastHandKey: "",
 };

@@ -65,10 +65,6 @@ function wire() {
   $("btn-rematch").addEventListener("click", () => tableCall("rematch/offer"));
   $("btn-rematch-accept").addEventListener("click", () => tableCall("rematch/accept"));
   $("btn-rematch-decline").addEventListener("click", () => tableCall("rematch/decline"));
-  $("btn-last-deal").addEventListener("click", () => {
-    ui.showLastDeal = !ui.showLastDeal;
-    render();
-  });
   $("summary-close").addEventListener("click", () => {
     ui.summaryClosedFor = `${ui.state.match?.number}-${ui.state.deal?.number}-${ui.state.status}`;
     render();

@@ -25,8 +25,10 @@ def create_table(
     visibility: str = Table.Visibility.INVITE,
     spectator_chat: bool = True,
     forfeit_after: int = 3,
+    move_log: bool | None = None,
 ) -> Table:
-    """A new table with its owner in seat 0; the options are fixed from now on."""
+    """A new table with its owner in seat 0; the options are fixed from now on. ``move_log``
+    None: on for a slow clock (Table.SLOW_CLOCK_SECONDS and up), off for a live one."""
     rules_value = engine.build_ruleset(ruleset, target, custom)
     if turn_seconds not in Table.TURN_CLOCKS:
         choices = ", ".join(str(seconds) for seconds in Table.TURN_CLOCKS)
@@ -44,6 +46,7 @@ def create_table(
         visibility=visibility,
         spectator_chat=spectator_chat,
         forfeit_after=forfeit_after,
+        move_log=turn_seconds >= Table.SLOW_CLOCK_SECONDS if move_log is None else move_log,
     )
     return table
 
