@@ -150,7 +150,8 @@ function dealEnding(deal, names, suitsUrl) {
 
 // {title, body} of the box for the table's current state, or null when there is nothing to sum up.
 // At a match's end: the winner and the bonuses, then the last deal's showdown, with no further click.
-export function summaryContent(state, names, suitsUrl) {
+// ``kept``: the box of a deal that ended, kept on screen after the server dealt the next one.
+export function summaryContent(state, names, suitsUrl, kept = false) {
   const deal = state.deal;
   const match = state.match;
   const view = deal && deal.view;
@@ -166,7 +167,9 @@ export function summaryContent(state, names, suitsUrl) {
   if (match.dealer_next !== null && match.dealer_next !== undefined) {
     body.append(element("p", "", fmt(_("%(name)s deals next."), { name: names[match.dealer_next] })));
   }
-  if (state.you.seat !== null && state.seats.some((seat) => seat && seat.is_bot)) {
+  if (kept) {
+    body.append(element("p", "muted robot-waits", _("The clock ran out: the next deal has started.")));
+  } else if (state.you.seat !== null && state.seats.some((seat) => seat && seat.is_bot)) {
     body.append(element("p", "muted robot-waits", _("The robot waits for you: the next deal starts when you press NEXT DEAL, or when the clock runs out.")));
   }
   body.append(element("h3", "", _("Score sheet")), scoreSheetTable(match.score_sheet, names));

@@ -165,8 +165,9 @@ function drawSummary() {
   const box = $("summary");
   const key = `${ui.state.match?.number}-${ui.state.deal?.number}-${ui.state.status}`;
   const over = ui.state.status === "between_deals" || ui.state.status === "match_over";
-  const content = over ? summaryContent(ui.state, names(), suitsUrl) : null;
-  if (!content || ui.summaryClosedFor === key) {
+  const shown = ui.keptSummary || (over ? ui.state : null);
+  const content = shown ? summaryContent(shown, names(), suitsUrl, Boolean(ui.keptSummary)) : null;
+  if (!content || (ui.summaryClosedFor === key && !ui.keptSummary)) {
     box.hidden = true;
     return;
   }

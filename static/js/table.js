@@ -54,7 +54,10 @@ function wire() {
     ui.hint = !ui.hint;
     render();
   });
-  const nextDeal = () => tableCall("next-deal", { expected_version: ui.state.version });
+  const nextDeal = () => {
+    ui.dealingOn = true;
+    tableCall("next-deal", { expected_version: ui.state.version });
+  };
   $("btn-next-deal").addEventListener("click", nextDeal);
   $("summary-next").addEventListener("click", nextDeal);
   $("btn-resign").addEventListener("click", onResign);
@@ -66,6 +69,7 @@ function wire() {
   $("btn-rematch-accept").addEventListener("click", () => tableCall("rematch/accept"));
   $("btn-rematch-decline").addEventListener("click", () => tableCall("rematch/decline"));
   $("summary-close").addEventListener("click", () => {
+    ui.keptSummary = null;
     ui.summaryClosedFor = `${ui.state.match?.number}-${ui.state.deal?.number}-${ui.state.status}`;
     render();
     $("btn-summary").focus();

@@ -83,6 +83,36 @@ def test_against_a_robot_the_deals_end_stays_until_next_deal(
     expect(summary).to_be_hidden()
 
 
+def test_when_the_wait_runs_out_the_server_deals_and_the_box_stays_until_closed(
+    browser, live_url, known_deck, accounts, console
+):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tables import services
+    from tables.models import Deal, Table
+
+    alice, session = accounts("alice@example.com", "Alice")
+    token = robot_table(alice, "classic", turn_seconds=90)
+    page = console.watch(new_context(browser, live_url, session=session, **PHONE).new_page(), "alice")
+    open_table(page, token)
+    knock_at_once(page)
+    summary = page.locator("#summary")
+    expect(summary).to_be_visible(timeout=WAIT_MS)
+    # The player walks away: the wait between deals runs out and the sweeper deals.
+    deal_id = Table.objects.get(invite_token=token).current_deal_id
+    Deal.objects.filter(pk=deal_id).update(deadline=timezone.now() - dt.timedelta(seconds=1))
+    assert services.sweep_overdue() == 1
+    expect(page.locator("#deal-pill")).to_contain_text("2", timeout=WAIT_MS)
+    expect(summary).to_be_visible()
+    expect(page.locator("#summary-title")).to_have_text(re.compile(r"1$"))
+    expect(summary).to_contain_text("The clock ran out: the next deal has started.")
+    expect(page.locator("#summary-next")).to_be_hidden()
+    page.locator("#summary-close").click()
+    expect(summary).to_be_hidden()
+
+
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_a_one_deal_match_shows_both_hands_with_the_bonuses(
     browser, live_url, known_deck, accounts, console, screenshots, layout
@@ -237,7 +267,7 @@ def test_any_target_score_from_the_form(browser, live_url, accounts, console, la
     page.goto("/new/")
     page.locator("#ruleset").select_option("classic")
     page.locator("#target").fill("150")
-    page.locator("form[action=\"/new/\"] button[type=submit]").click()
+    page.locator('form[action="/new/"] button[type=submit]').click()
     expect(page.locator("#table-app[data-ready='1']")).to_be_attached()
     table = Table.objects.get()
     assert table.ruleset["target"] == 150 and table.ruleset_name == "classic"
