@@ -154,6 +154,16 @@ def log_rows(view: rules.DealView) -> list[dict[str, Any]]:
     return rows
 
 
+def latest_moves(moves: list[Move], seat: int | None) -> list[Move]:
+    """The log rows since ``seat``'s own last move (a spectator reads as the seat that did not
+    move last): what a table without its move log still tells (see deal_state)."""
+    if not moves:
+        return moves
+    reader = seat if seat is not None else 1 - moves[-1].seat
+    own = [index for index, move in enumerate(moves) if move.seat == reader]
+    return moves[own[-1] + 1 :] if own else moves
+
+
 def _latest_turn_start(view: rules.DealView) -> int:
     """Where the moves since the reader's own last one begin (a spectator reads as the seat
     that did not move last)."""

@@ -168,6 +168,9 @@ def test_without_the_move_log_no_log_and_only_the_latest_moves_are_sent(alice, b
         assert deal["history_from"] > 0 and len(history) == len(full.history) - deal["history_from"]
         reader = table.seat_of(viewer) if viewer else 1 - history[-1]["seat"]
         assert all(event["seat"] != reader for event in history)  # only the moves since the reader's own
+    # The API's move log tells no more than the state.
+    logs = {seat: client.ok("get", f"/tables/{token}/moves")["moves"] for seat, client in players.items()}
+    assert any(logs.values()) and all(row["seat"] != seat for seat, rows in logs.items() for row in rows)
 
 
 def test_spectators_are_counted_players_excluded(alice, bob):
