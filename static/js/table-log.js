@@ -41,6 +41,6 @@ export function drawSpectators() {
   const count = ui.spectators;
   pill.hidden = !count;
   const text = fmt(ngettext("%(count)s watching", "%(count)s watching", count), { count });
-  pill.textContent = `👁 ${text}`;
+  pill.textContent = text;
   pill.title = fmt(ngettext("%(count)s spectator has the table open", "%(count)s spectators have the table open", count), { count });
 }

@@ -76,6 +76,7 @@ def test_against_a_robot_the_deals_end_stays_until_next_deal(
     # Closing the box and opening it again, then NEXT DEAL: the player deals on.
     page.locator("#summary-close").click()
     expect(summary).to_be_hidden()
+    page.screenshot(path=str(screenshots / f"face-down-knock-{layout['locale']}.png"))
     page.locator("#btn-summary").click()
     expect(summary).to_be_visible()
     page.locator("#summary-next").click()
