@@ -20,10 +20,11 @@ function line(list, text, className = "") {
 export function drawMoveLog() {
   const deal = ui.state.deal;
   const log = deal ? deal.log : null;
-  const box = $("move-log");
-  box.hidden = !Array.isArray(log);
-  if (box.hidden) return;
   const list = clear($("move-log-list"));
+  // A table without its move log sends none: the panel only says so.
+  $("move-log").hidden = !deal;
+  $("move-log-off").hidden = Array.isArray(log);
+  if (!Array.isArray(log)) return;
   const n = names();
   const sheet = ui.state.match ? ui.state.match.score_sheet : [];
   sheet.slice(0, deal.number - 1).forEach((row, index) => {

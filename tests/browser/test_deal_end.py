@@ -247,7 +247,8 @@ def test_without_the_move_log_nothing_of_it_is_sent(browser, live_url, known_dec
     services.apply_move(token, bob, "draw_stock", version)
     services.apply_move(token, bob, "discard 9H", version + 1)
     expect(a.locator("#last-action")).to_contain_text("9♥", timeout=WAIT_MS)
-    expect(a.locator("#move-log")).to_be_hidden()
+    expect(a.locator("#move-log-list li")).to_have_count(0)
+    expect(a.locator("#move-log-off")).to_contain_text("no se repasan los descartes")
     states = [json.loads(a.locator("#table-state").text_content())]
     states += [json.loads(frame)["state"] for frame in frames if '"state"' in frame]
     assert len(states) > 2
