@@ -165,7 +165,9 @@ def move_log(request: HttpRequest, token: str) -> dict[str, Any]:
     table = selectors.get_table(token)
     seat = table.seat_of(caller_of(request).player)
     deal = table.current_deal
-    moves = [] if deal is None else deal.moves.order_by("seq")
+    moves = [] if deal is None else list(deal.moves.order_by("seq"))
+    if not table.move_log:  # no looking back: only what the table state's history holds
+        moves = payloads.latest_moves(moves, seat)
     return {
         "deal": None if deal is None else deal.number,
         "moves": [payloads.move_summary(m, seat) for m in moves],

@@ -33,7 +33,6 @@ class TableChange:
     # Each seated player's own state at ``version``, by player id, built from the committed rows.
     states: dict[str, dict[str, Any]] | None = None
     bot_turn: int | None = None  # the deal at which a bot is now to play
-    bot_deals_next: bool = False  # a deal ended at a table with a bot: it deals the next one
 
 
 def announce_on_commit(make: Callable[[], TableChange]) -> None:

@@ -138,7 +138,8 @@ class TableConsumer(LiveConsumer):
             )
 
     async def table_presence(self, message: dict[str, Any]) -> None:
-        await self.send_json({"type": "presence", "seats": message["seats"]})
+        spectators = message.get("spectators", 0)  # absent from a message of the previous release
+        await self.send_json({"type": "presence", "seats": message["seats"], "spectators": spectators})
 
     def _new_chat(self) -> list[dict[str, Any]]:
         table = selectors.get_table(self.table_id)

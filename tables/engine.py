@@ -12,12 +12,22 @@ from rules import RULESETS, Ruleset
 from .errors import BadRequest
 from .models import Deal, Match
 
+# The engine's own bounds of a match target (rules.ruleset).
+MIN_TARGET, MAX_TARGET = 1, 10000
+
 
 def build_ruleset(name: str, target: Any = None, custom: dict[str, Any] | None = None) -> Ruleset:
-    """A preset, optionally with playgridia's to-100 target or custom values the engine validates."""
+    """A preset, optionally with a match target (any score the engine takes) or custom values
+    the engine validates."""
     preset = RULESETS.get(name)
     if preset is None:
         raise BadRequest(f"Unknown rule set {name!r}; choose one of {', '.join(RULESETS)}.", field="ruleset")
+    if target is not None and (type(target) is not int or not MIN_TARGET <= target <= MAX_TARGET):
+        raise BadRequest(
+            f"target must be a whole number of points from {MIN_TARGET} to {MAX_TARGET} "
+            "(e.g. 50, 100, 150, 250), or empty for the rule set's own length.",
+            field="target",
+        )
     options = dict(custom or {})
     if target is not None:
         options["target"] = target

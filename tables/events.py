@@ -82,13 +82,15 @@ def encoded_state(state: dict[str, Any]) -> dict[str, str]:
 
 
 def publish_presence(table_id: int) -> None:
-    """Who is at the table now. The rows are public and the same for every viewer, so they are
-    read once here and carried by the message, not read again by each socket."""
+    """Who is at the table now: the seats' rows and how many watch. They are public and the
+    same for every viewer, so they are read once here and carried by the message, not read
+    again by each socket."""
     try:
-        seats = presence.seats(get_table(table_id))
+        table = get_table(table_id)
     except NotFound:
         return
-    group_send(table_group(table_id), {"type": "table.presence", "table": table_id, "seats": seats})
+    message = {"type": "table.presence", "table": table_id, "seats": presence.seats(table)}
+    group_send(table_group(table_id), {**message, "spectators": presence.spectators(table)})
 
 
 def publish_to_player(player_id: int, message: dict[str, Any]) -> None:

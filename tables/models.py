@@ -94,7 +94,8 @@ class Table(models.Model):
 
     TURN_CLOCKS = (30, 45, 60, 90, 600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
     DEFAULT_TURN_SECONDS = 24 * 3600
-    # The pace of play: a turn clock this long or longer is a slow (correspondence) table.
+    # The pace of play: a turn clock this long or longer is a slow (correspondence) table, whose
+    # move log is on unless chosen otherwise.
     SLOW_CLOCK_SECONDS = 12 * 3600
     # A rematch offer stands at least this long, and as long as a turn where turns are longer:
     # at a slow table the opponent may be offline for days and must still find the offer.
@@ -108,6 +109,9 @@ class Table(models.Model):
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.INVITE)
     spectator_chat = models.BooleanField(default=True)
     forfeit_after = models.PositiveSmallIntegerField(default=3)
+    # The move log on the table page. Off: Playgridia's "no looking back at the discards" (the
+    # log is not sent at all). Chosen at creation: on for slow clocks, off for live ones.
+    move_log = models.BooleanField(default=True)
     seat0 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     seat1 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     # The deal shown at the table: the one in play, or the last one played.

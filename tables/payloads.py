@@ -49,6 +49,7 @@ def table_options(table: Table) -> dict[str, Any]:
         "visibility": table.visibility,
         "spectator_chat": table.spectator_chat,
         "forfeit_after": table.forfeit_after,
+        "move_log": table.move_log,
     }
 
 
@@ -65,7 +66,7 @@ def table_state(table: Table, viewer: Player | None) -> dict[str, Any]:
         "options": table_options(table),
         "seats": [player_summary(player) for player in table.seats],
         "match": None if deal is None else match_state(deal.match),
-        "deal": None if deal is None else deal_state(deal, seat),
+        "deal": None if deal is None else deal_state(deal, seat, table.move_log),
         "rematch": {
             "offered_by": table.rematch_offered_by,
             "declined_by": table.rematch_declined_by,
@@ -107,17 +108,72 @@ def match_state(match: Match) -> dict[str, Any]:
     }
 
 
-def deal_state(deal: Deal, seat: int | None) -> dict[str, Any]:
+def deal_state(deal: Deal, seat: int | None, move_log: bool = True) -> dict[str, Any]:
+    """The deal as ``seat`` may see it. Without the table's move log, neither the log nor the
+    view's full history is sent: only the moves since the reader's own last one (what the
+    page's fading last-move line names), ``history_from`` telling where they start."""
     view = engine.load_deal(deal).view(seat)
+    shown = view.to_dict()
+    history_from = 0 if move_log else _latest_turn_start(view)
+    shown["history"] = shown["history"][history_from:]
     return {
         "number": deal.number,
         "status": deal.status,
         "deadline": deal.deadline.isoformat() if deal.deadline else None,
         "seconds_left": seconds_left(deal),
-        "view": view.to_dict(),
+        "view": shown,
         "coach": coach(view),
         "dead_hands": dead_hands(view),
+        "log": log_rows(view) if move_log else None,
+        "history_from": history_from,
     }
+
+
+_LOGGED_KINDS = frozenset(
+    {"take_upcard", "pass", "draw_stock", "take_discard", "discard", "knock", "big_gin"}
+)
+
+
+def log_rows(view: rules.DealView) -> list[dict[str, Any]]:
+    """The deal's move log, from the view's history alone: a stock draw names its card to the
+    drawer only (the engine's view hides it from everyone else); a face-down knock (the rule
+    set's ``knock_face_down``) names no card."""
+    face_down = view.ruleset.knock_face_down
+    rows = []
+    for event in view.history:
+        if event.kind not in _LOGGED_KINDS:
+            continue
+        hidden = event.card is None or (face_down and event.kind == "knock")
+        rows.append(
+            {
+                "seat": event.seat,
+                "kind": event.kind,
+                "card": None if hidden else str(event.card),
+                "face_down": face_down and event.kind == "knock",
+            }
+        )
+    return rows
+
+
+def latest_moves(moves: list[Move], seat: int | None) -> list[Move]:
+    """The log rows since ``seat``'s own last move (a spectator reads as the seat that did not
+    move last): what a table without its move log still tells (see deal_state)."""
+    if not moves:
+        return moves
+    reader = seat if seat is not None else 1 - moves[-1].seat
+    own = [index for index, move in enumerate(moves) if move.seat == reader]
+    return moves[own[-1] + 1 :] if own else moves
+
+
+def _latest_turn_start(view: rules.DealView) -> int:
+    """Where the moves since the reader's own last one begin (a spectator reads as the seat
+    that did not move last)."""
+    moves = [(index, event.seat) for index, event in enumerate(view.history) if event.kind in _LOGGED_KINDS]
+    if not moves:
+        return 0
+    reader = view.seat if view.seat is not None else 1 - (moves[-1][1] or 0)
+    own = [index for index, seat in moves if seat == reader]
+    return own[-1] + 1 if own else 0
 
 
 def dead_hands(view: rules.DealView) -> list[dict[str, Any]] | None:

@@ -15,7 +15,6 @@ visibility timeout Redis hands it out twice): the periodic sweeper plays those.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import datetime as dt
 import logging
 import random
@@ -26,11 +25,9 @@ from typing import Any
 from celery import current_app
 from django.utils import timezone
 
-from . import embedded, services
+from . import embedded
 from .changes import TableChange
-from .errors import Conflict
-from .models import Move, Table
-from .selectors import get_table
+from .models import Table
 
 log = logging.getLogger(__name__)
 
@@ -51,12 +48,10 @@ Batch = list[tuple[int, int, str]]
 
 
 def on_table_change(sender: Any, change: TableChange, **kwargs: Any) -> None:
-    """Receiver of tables.changes.table_changed: a bot's turn, a bot dealing the next deal,
-    then the deadline, alerts and counts of the change."""
+    """Receiver of tables.changes.table_changed: a bot's turn, then the deadline, alerts and
+    counts of the change. (A bot never deals the next deal by itself: tables.services.common.)"""
     if change.bot_turn is not None:
         schedule_bot_turn(change.bot_turn, change.version)
-    if change.bot_deals_next:
-        bot_deals_next(change.table_id, change.version)
     if change.follow_up:
         after_table_change(change.table_id, change.version, change.kind)
 
@@ -104,16 +99,6 @@ def schedule_bot_turn(deal_id: int, version: int) -> bool:
         log.exception("could not schedule the bot's turn for deal %s", deal_id)
         return False
     return True
-
-
-def bot_deals_next(table_id: int, version: int) -> None:
-    """A bot never keeps its opponent waiting for the next deal."""
-    table = get_table(table_id)
-    bot = next((player for player in table.seats if player is not None and player.is_bot), None)
-    if bot is None:
-        return
-    with contextlib.suppress(Conflict):  # someone dealt first, or the table changed since
-        services.next_deal(table_id, bot, expected_version=version, source=Move.Source.BOT)
 
 
 class FollowUps:

@@ -123,6 +123,17 @@ class CoachOut(GroupingOut):
     discards: dict[str, int]
 
 
+class LogRowOut(Schema):
+    """One move of the move log."""
+
+    seat: int
+    kind: str
+    card: str | None = Field(
+        description="null: a stock draw seen by anyone but its drawer, or a face-down knock"
+    )
+    face_down: bool = Field(description="a knock whose discard lies face down (the classic rules)")
+
+
 class DealStateOut(Schema):
     number: int
     status: Literal["playing", "over", "abandoned"]
@@ -131,6 +142,11 @@ class DealStateOut(Schema):
     view: DealViewOut
     coach: CoachOut | None = Field(description="the caller's seat while the deal is played")
     dead_hands: list[GroupingOut] | None = Field(description="both hands, after a dead deal")
+    log: list[LogRowOut] | None = Field(description="the deal's moves; null: the table hides its move log")
+    history_from: int = Field(
+        description="index in the deal's history of view.history's first event: 0, or without the "
+        "move log the start of the moves since the caller's own last one"
+    )
 
 
 class ScoreRowOut(Schema):
@@ -182,6 +198,7 @@ class OptionsOut(Schema):
     visibility: Literal["invite", "public"]
     spectator_chat: bool
     forfeit_after: int
+    move_log: bool = Field(description="the table shows a move log (off: no looking back at the discards)")
 
 
 class RematchOut(Schema):

@@ -54,15 +54,22 @@ def new_table(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/new.html", context)
 
 
+MOVE_LOG_CHOICES = {"auto": None, "on": True, "off": False}  # auto: by the clock (services.create_table)
+
+
 def _table_options(data: QueryDict) -> dict[str, Any]:
     options: dict[str, Any] = {
         "ruleset": data.get("ruleset", "playgridia"),
         "visibility": data.get("visibility", Table.Visibility.INVITE),
         "spectator_chat": data.get("spectator_chat") == "on",
     }
-    if data.get("to_100"):
+    if data.get("to_100"):  # the form's former playgridia checkbox
         options["target"] = 100
-    for name in ("turn_seconds", "forfeit_after"):
+    log = data.get("move_log", "auto")
+    if log not in MOVE_LOG_CHOICES:
+        raise ServiceError("move_log must be auto, on or off.", field="move_log")
+    options["move_log"] = MOVE_LOG_CHOICES[log]
+    for name in ("turn_seconds", "forfeit_after", "target"):
         raw = data.get(name)
         if raw:
             try:

@@ -98,7 +98,7 @@ export class LiveTable {
       this.settle(id, message);
     } else if (message.type === "snapshot" || message.type === "event") this.offer(message.state);
     else if (message.type === "chat") this.offerChat([message.message]);
-    else if (message.type === "presence") this.handlers.onPresence(message.seats);
+    else if (message.type === "presence") this.handlers.onPresence(message.seats, message.spectators ?? 0);
   }
 
   // Accept a state unless it is older than the one shown (socket and HTTP answers may cross).

@@ -136,23 +136,49 @@ function matchEnding(match, names) {
   return box;
 }
 
+// The classic rules' knock: the knocker's discard lies face down on the pile (RULES.md).
+export function knockedFaceDown(v) {
+  const outcome = v.result ? v.result.outcome : null;
+  return Boolean(v.ruleset.knock_face_down && v.knocker !== null && outcome && outcome !== "dead" && outcome !== "big_gin");
+}
+
+// How the deal ended: the outcome, the face-down knock (classic), both hands in melds with the
+// layoffs and deadwood.
+function dealEnding(deal, names, suitsUrl) {
+  const view = deal.view;
+  const result = view.result;
+  const box = element("div", "deal-end");
+  box.append(element("p", "outcome", outcomeSentence(result, view.knocker, names)));
+  if (knockedFaceDown(view)) {
+    box.append(element("p", "face-down", fmt(_("%(name)s knocked with a face-down discard."), { name: names[view.knocker] })));
+  }
+  box.append(result.outcome === "dead" ? deadHands(deal.dead_hands, names, suitsUrl) : showdownHands(result, view.knocker, names, suitsUrl));
+  return box;
+}
+
 // {title, body} of the box for the table's current state, or null when there is nothing to sum up.
-export function summaryContent(state, names, suitsUrl, showDeal) {
+// At a match's end: the winner and the bonuses, then the last deal's showdown, with no further click.
+// ``kept``: the box of a deal that ended, kept on screen after the server dealt the next one.
+export function summaryContent(state, names, suitsUrl, kept = false) {
   const deal = state.deal;
   const match = state.match;
   const view = deal && deal.view;
   const body = element("div");
-  const matchOver = state.status === "match_over";
-  if (matchOver && !showDeal) {
-    body.append(matchEnding(match, names), scoreSheetTable(match.score_sheet, names));
+  if (state.status === "match_over") {
+    body.append(matchEnding(match, names));
+    if (view && view.result) body.append(element("h3", "", fmt(_("Deal %(number)s"), { number: deal.number })), dealEnding(deal, names, suitsUrl));
+    body.append(element("h3", "", _("Score sheet")), scoreSheetTable(match.score_sheet, names));
     return { title: fmt(_("Match %(number)s is over"), { number: match.number }), body };
   }
   if (!view || !view.result) return null;
-  const result = view.result;
-  body.append(element("p", "outcome", outcomeSentence(result, view.knocker, names)));
-  body.append(result.outcome === "dead" ? deadHands(deal.dead_hands, names, suitsUrl) : showdownHands(result, view.knocker, names, suitsUrl));
+  body.append(dealEnding(deal, names, suitsUrl));
   if (match.dealer_next !== null && match.dealer_next !== undefined) {
     body.append(element("p", "", fmt(_("%(name)s deals next."), { name: names[match.dealer_next] })));
+  }
+  if (kept) {
+    body.append(element("p", "muted robot-waits", _("The clock ran out: the next deal has started.")));
+  } else if (state.you.seat !== null && state.seats.some((seat) => seat && seat.is_bot)) {
+    body.append(element("p", "muted robot-waits", _("The robot waits for you: the next deal starts when you press NEXT DEAL, or when the clock runs out.")));
   }
   body.append(element("h3", "", _("Score sheet")), scoreSheetTable(match.score_sheet, names));
   return { title: fmt(_("Deal %(number)s"), { number: deal.number }), body };

@@ -2,6 +2,7 @@
 // and the deadwood meter, drawn from the state in table-state.js.
 import { cardBack, cardFace, cardName, shortName } from "./cards.js";
 import { _, fmt, ngettext } from "./i18n.js";
+import { knockedFaceDown } from "./summary.js";
 import {
   $, app, bottomSeat, clear, coach, handGroups, isLegal, knockCards, matchTarget, mySeat, names, suitsUrl, ui, view,
 } from "./table-state.js";
@@ -93,14 +94,16 @@ function drawPiles() {
   stock.setAttribute("aria-label", fmt(_("Stock, %(count)s cards: draw"), { count: v.stock_count }));
   const pile = $("discard");
   const top = v.discard_pile[v.discard_pile.length - 1];
-  const slot = top ? cardFace(top, suitsUrl) : document.createElement("span");
+  const faceDown = knockedFaceDown(v);
+  const slot = faceDown ? cardBack() : top ? cardFace(top, suitsUrl) : document.createElement("span");
   if (!top) slot.className = "slot";
   slot.id = "discard-top";
   $("discard-top").replaceWith(slot);
   $("discard-count").textContent = fmt(ngettext("%(count)s card", "%(count)s cards", v.discard_pile.length), { count: v.discard_pile.length });
   const takeable = playing && (isLegal("take_discard") || isLegal("take_upcard"));
   pile.classList.toggle("can-take", takeable || (playing && v.phase === "discard" && v.to_play === mySeat()));
-  pile.setAttribute("aria-label", top ? fmt(_("Discard pile, top card %(card)s"), { card: cardName(top) }) : _("Discard pile, empty"));
+  const label = top ? fmt(_("Discard pile, top card %(card)s"), { card: cardName(top) }) : _("Discard pile, empty");
+  pile.setAttribute("aria-label", faceDown ? _("Discard pile: the knock's discard lies face down") : label);
 }
 
 function drawHand() {

@@ -8,13 +8,14 @@ import { chime } from "./sound.js";
 import { receiveChat } from "./table-chat.js";
 import { render, statusText } from "./table-draw.js";
 import { rememberSeen } from "./table-recap.js";
-import { awaitsMe, legal, mySeat, pageData, token, ui, view } from "./table-state.js";
+import { $, awaitsMe, legal, mySeat, pageData, token, ui, view } from "./table-state.js";
 
 export const live = new LiveTable(token, {
   onState: applyState,
   onChat: receiveChat,
-  onPresence: (seats) => {
+  onPresence: (seats, spectators) => {
     ui.presence = seats;
+    ui.spectators = spectators;
     render();
   },
 });
@@ -30,7 +31,19 @@ function socketActionsByPath() {
 
 const socketActions = socketActionsByPath();
 
+// Against a robot the next deal starts without this player only when the wait between deals runs
+// out: the open box of the deal that ended then stays (without NEXT DEAL) until it is closed.
+function keptSummary(before, after) {
+  const robot = after.seats.some((seat) => seat && seat.is_bot);
+  const dealtOn = before.status === "between_deals" && after.status === "playing" && !ui.dealingOn;
+  if (robot && dealtOn && mySeat() !== null && !$("summary").hidden) return before;
+  const kept = ui.keptSummary;
+  return kept && after.status === "playing" && after.match.number === kept.match.number ? kept : null;
+}
+
 function applyState(state) {
+  ui.keptSummary = keptSummary(ui.state, state);
+  ui.dealingOn = false;
   const dealChanged = !ui.state.deal || !state.deal || ui.state.deal.number !== state.deal.number;
   if (offerLapsed(ui.state, state)) toast(_("The rematch offer has expired."));
   ui.state = state;

@@ -8,6 +8,7 @@ import { soundOn } from "./sound.js";
 import { scoreSheetTable, summaryContent } from "./summary.js";
 import { actionFragment, clockText, rematchExpiryText, sentence } from "./texts.js";
 import { drawBoard } from "./table-board.js";
+import { drawMoveLog, drawSpectators } from "./table-log.js";
 import {
   $, clear, coach, isLegal, matchTarget, mySeat, names, plannedKnock, show, suitsUrl, ui, view,
 } from "./table-state.js";
@@ -20,6 +21,8 @@ export function render() {
   drawLobby();
   drawClock();
   drawScores();
+  drawMoveLog();
+  drawSpectators();
   drawSummary();
   drawActions(); // the SUMMARY button depends on whether the box is open
   $("sort-modes").querySelectorAll("button").forEach((button) => button.setAttribute("aria-pressed", String(button.dataset.sort === ui.sort)));
@@ -158,12 +161,12 @@ function drawScores() {
 }
 
 function drawSummary() {
-  const v = view();
   const box = $("summary");
   const key = `${ui.state.match?.number}-${ui.state.deal?.number}-${ui.state.status}`;
   const over = ui.state.status === "between_deals" || ui.state.status === "match_over";
-  const content = over ? summaryContent(ui.state, names(), suitsUrl, ui.showLastDeal) : null;
-  if (!content || ui.summaryClosedFor === key) {
+  const shown = ui.keptSummary || (over ? ui.state : null);
+  const content = shown ? summaryContent(shown, names(), suitsUrl, Boolean(ui.keptSummary)) : null;
+  if (!content || (ui.summaryClosedFor === key && !ui.keptSummary)) {
     box.hidden = true;
     return;
   }
@@ -179,6 +182,4 @@ function drawSummary() {
   show("btn-rematch-decline", seated && matchOver && rematch.offered_by === 1 - mySeat());
   show("rematch-note", seated && matchOver && rematch.expires_at !== null);
   $("rematch-note").textContent = rematch.expires_at ? rematchExpiryText(rematch.expires_at) : "";
-  show("btn-last-deal", matchOver && Boolean(v && v.result));
-  $("btn-last-deal").textContent = ui.showLastDeal ? _("FINAL SCORES") : _("LAST DEAL");
 }

@@ -13,7 +13,9 @@ function recapLines(seen) {
   const sheet = state.match.score_sheet;
   for (const row of sheet.slice(seen.deals)) lines.push(dealLine(row, n));
   const history = view() ? view().history : [];
-  const from = seen.deal === state.deal.number ? seen.events : 0;
+  // Without the table's move log the state holds only the latest moves, from history_from on.
+  const offset = state.deal.history_from || 0;
+  const from = seen.deal === state.deal.number ? Math.max(0, seen.events - offset) : 0;
   for (const event of history.slice(from)) {
     const fragment = actionFragment(event);
     if (fragment && event.seat !== mySeat()) lines.push(sentence(n[event.seat], [fragment]));
@@ -24,7 +26,7 @@ function recapLines(seen) {
 function seenMarker() {
   const state = ui.state;
   if (!state.match) return null;
-  return { match: state.match.number, deals: state.match.score_sheet.length, deal: state.deal.number, events: view().history.length };
+  return { match: state.match.number, deals: state.match.score_sheet.length, deal: state.deal.number, events: (state.deal.history_from || 0) + view().history.length };
 }
 
 export function showRecap() {

@@ -29,12 +29,14 @@ export const ui = {
   own: store.get(`gm-order-${token}`, []),
   showPoints: store.get("gm-points", false),
   summaryClosedFor: null,
-  showLastDeal: false,
+  keptSummary: null, // the state of a deal's end kept on screen after the server dealt on
+  dealingOn: false, // this player pressed NEXT DEAL: the box of the deal that ended goes
   busy: false,
   clockEnd: null,
   chatChannel: "players",
   unread: 0,
   presence: null,
+  spectators: 0,
   wasAwaiting: null,
   lastHandKey: "",
 };

@@ -54,7 +54,10 @@ function wire() {
     ui.hint = !ui.hint;
     render();
   });
-  const nextDeal = () => tableCall("next-deal", { expected_version: ui.state.version });
+  const nextDeal = () => {
+    ui.dealingOn = true;
+    tableCall("next-deal", { expected_version: ui.state.version });
+  };
   $("btn-next-deal").addEventListener("click", nextDeal);
   $("summary-next").addEventListener("click", nextDeal);
   $("menu-resign").addEventListener("click", () => {
@@ -63,11 +66,8 @@ function wire() {
   $("btn-rematch").addEventListener("click", () => tableCall("rematch/offer"));
   $("btn-rematch-accept").addEventListener("click", () => tableCall("rematch/accept"));
   $("btn-rematch-decline").addEventListener("click", () => tableCall("rematch/decline"));
-  $("btn-last-deal").addEventListener("click", () => {
-    ui.showLastDeal = !ui.showLastDeal;
-    render();
-  });
   $("summary-close").addEventListener("click", () => {
+    ui.keptSummary = null;
     ui.summaryClosedFor = `${ui.state.match?.number}-${ui.state.deal?.number}-${ui.state.status}`;
     render();
     $("btn-summary").focus();

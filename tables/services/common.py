@@ -110,26 +110,27 @@ def bump(table: Table, *fields: str, batch: WriteBatch | None = None) -> None:
 
 
 def announce(table: Table, deal: Deal | None, kind: str = "state") -> None:
-    """Announce the table's new version after commit, with what follows it: a bot's turn, a
-    bot dealing the next deal, and (unless a draw left the turn as it was) alerts and clocks."""
+    """Announce the table's new version after commit, with what follows it: a bot's turn and
+    (unless a draw left the turn as it was) alerts and clocks."""
     version = table.version
     follow_up = not (kind == "move" and mid_turn(deal))
     with_states = deal is not None and kind in ("move", "timeout", "state")  # its rows are loaded
-    bot_turn, bot_deals_next = _bot_follow_up(table, deal)
+    bot_turn = _bot_turn(table, deal)
 
     def change() -> TableChange:
         # If the row moved on before the commit (an outer transaction), sockets read the database.
         states = payloads.seated_states(table) if with_states and table.version == version else None
         table.published_states = states  # the mover's answer is built from them too
-        return TableChange(table.pk, version, kind, follow_up, states, bot_turn, bot_deals_next)
+        return TableChange(table.pk, version, kind, follow_up, states, bot_turn)
 
     announce_on_commit(change)
 
 
-def _bot_follow_up(table: Table, deal: Deal | None) -> tuple[int | None, bool]:
-    if deal is None or deal.match.status != Match.Status.PLAYING:
-        return None, False
-    if deal.status == Deal.Status.PLAYING:
-        player = table.seats[deal.to_play] if deal.to_play is not None else None
-        return (deal.pk if player is not None and player.is_bot else None), False
-    return None, any(player is not None and player.is_bot for player in table.seats)
+def _bot_turn(table: Table, deal: Deal | None) -> int | None:
+    """The deal at which a bot is now to play. A bot never deals the next deal by itself: its
+    opponent reads the end-of-deal box until pressing NEXT DEAL, or until the wait between deals
+    runs out (the deal's deadline, as between two people: then the server deals)."""
+    if deal is None or deal.match.status != Match.Status.PLAYING or deal.status != Deal.Status.PLAYING:
+        return None
+    player = table.seats[deal.to_play] if deal.to_play is not None else None
+    return deal.pk if player is not None and player.is_bot else None

@@ -69,7 +69,8 @@ def next_deal(
     expected_version: int | None = None,
     source: str = Move.Source.PLAYER,
 ) -> Outcome:
-    """Either player (a bot at once, the server when the clock runs out) deals the next deal."""
+    """Either seated person (the server when the wait between deals runs out) deals the next deal;
+    a bot never does: its opponent reads the end of the deal first."""
     with transaction.atomic():
         table = lock_table(table_ref)
         seat = table.seat_of(actor) if source == Move.Source.TIMEOUT else seat_of(table, actor)

@@ -18,13 +18,21 @@ FORFEIT_AFTER_RANGE = range(1, 11)
 
 
 def create_table(owner: Player, **options: Any) -> Table:
-    """A new table with its owner in seat 0; the options (check_table_options) are fixed from now on."""
+    """A new table with its owner in seat 0; the options (check_table_options) are fixed from now
+    on. ``move_log`` None: on for a slow clock (Table.SLOW_CLOCK_SECONDS and up), off for a live one."""
     rules_value = check_table_options(**options)
-    options.pop("custom", None)
-    options.pop("target", None)
-    options.pop("ruleset", None)
+    for rules_option in ("custom", "target", "ruleset"):  # they are in the rule set
+        options.pop(rules_option, None)
+    move_log = options.pop("move_log", None)
+    if move_log is None:  # on for a slow clock, off for a live one
+        move_log = options.get("turn_seconds", Table.DEFAULT_TURN_SECONDS) >= Table.SLOW_CLOCK_SECONDS
     table: Table = Table.objects.create(
-        owner=owner, seat0=owner, ruleset_name=rules_value.name, ruleset=rules_value.to_dict(), **options
+        owner=owner,
+        seat0=owner,
+        ruleset_name=rules_value.name,
+        ruleset=rules_value.to_dict(),
+        move_log=move_log,
+        **options,
     )
     return table
 
@@ -38,6 +46,7 @@ def check_table_options(
     visibility: str = Table.Visibility.INVITE,
     spectator_chat: bool = True,
     forfeit_after: int = 3,
+    move_log: bool | None = None,
 ) -> rules.Ruleset:
     """The table's rule set from its options; raises BadRequest on any option a table refuses.
     A challenge checks its options with it when it is made, long before the table exists."""

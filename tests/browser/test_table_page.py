@@ -67,7 +67,7 @@ def test_two_players_play_a_deal_spectator_chat_reload_and_rematch(
 
     # Open a table to 100 and invite: the guest comes through the link and takes the seat.
     a.goto("/new/")
-    a.locator("input[name=to_100]").check()
+    a.locator("#target").fill("100")
     a.get_by_role("button", name="CREATE INVITATION").click()
     expect(a.locator("#table-app[data-ready='1']")).to_be_attached()
     expect(a.get_by_role("button", name="COPY")).to_be_visible()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -177,6 +178,17 @@ def test_per_deal_bonus_does_not_count_toward_the_target():
     match = knock_5(Match.new(ruleset, first_dealer=0), 0, 10)
     match = knock_5(match, 0, 10)
     assert match.totals == (10, 0) and not match.is_over
+
+
+@pytest.mark.parametrize(("target", "gins"), [(50, 2), (100, 3), (150, 4), (250, 6)])
+def test_any_target_ends_the_match_at_the_first_total_reaching_it(target, gins):
+    """A table may play to any target: each gin here scores 25 + 22 = 47."""
+    match = Match.new(dataclasses.replace(PLAYGRIDIA, target=target), first_dealer=0)
+    for _ in range(gins - 1):
+        match = gin(match, 0, 22)
+    assert not match.is_over and match.totals[0] == 47 * (gins - 1) < target
+    match = gin(match, 0, 22)
+    assert (match.is_over, match.winner, match.totals) == (True, 0, (47 * gins, 0))
 
 
 # -- recording ------------------------------------------------------------------------------

@@ -65,7 +65,17 @@ def test_the_state_schema_names_the_main_properties():
     state = schemas["TableStateOut"]
     main = {"table", "version", "status", "you", "owner", "options", "seats", "match", "deal", "rematch"}
     assert main == set(state["properties"]) == set(state["required"])
-    deal = {"number", "status", "deadline", "seconds_left", "view", "coach", "dead_hands"}
+    deal = {
+        "number",
+        "status",
+        "deadline",
+        "seconds_left",
+        "view",
+        "coach",
+        "dead_hands",
+        "log",
+        "history_from",
+    }
     assert deal == set(schemas["DealStateOut"]["properties"])
     view = {
         "seat",

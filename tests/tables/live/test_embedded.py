@@ -70,7 +70,9 @@ async def _play_against_a_bot_and_time_out(server) -> None:
     base = f"http://127.0.0.1:{server['port']}"
     headers = {"Authorization": f"Bearer {server['token']}"}
     async with aiohttp.ClientSession(base, headers=headers) as http:
-        table = await _post(http, "/api/tables", {"turn_seconds": 30, "ruleset": "playgridia"})
+        # The move log (off by default on a live clock) shows the server's timed-out moves below.
+        options = {"turn_seconds": 30, "ruleset": "playgridia", "move_log": True}
+        table = await _post(http, "/api/tables", options)
         token = table["table"]
         await _post(http, f"/api/tables/{token}/bot", {"level": "tito"})
         started = await _post(http, f"/api/tables/{token}/start", {})

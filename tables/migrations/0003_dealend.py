@@ -1,0 +1,15 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("tables", "0002_table_rematch_offered_at"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="table",
+            name="move_log",
+            field=models.BooleanField(default=True),
+        ),
+    ]
