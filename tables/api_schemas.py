@@ -22,8 +22,9 @@ class NameIn(Schema):
 
 
 class CreateTableIn(NameIn):
-    ruleset: str = Field("playgridia", description="playgridia, classic or reino")
+    ruleset: str = Field("playgridia", description="playgridia, classic, reino or oklahoma")
     target: int | None = Field(None, description="playgridia: null for one deal, 100 to play to 100")
+    hollywood: bool = Field(False, description="Hollywood scoring: three games to the target at once")
     custom: dict[str, Any] | None = Field(None, description="Other rules.Ruleset options to override")
     turn_seconds: int = Field(86400, description="30, 45, 60, 90, 600, 43200, 86400, 259200, 604800")
     visibility: str = Field("invite", description="invite (link only) or public (listed in the lobby)")

@@ -13,14 +13,25 @@ from .errors import BadRequest
 from .models import Deal, Match
 
 
-def build_ruleset(name: str, target: Any = None, custom: dict[str, Any] | None = None) -> Ruleset:
-    """A preset, optionally with playgridia's to-100 target or custom values the engine validates."""
+def build_ruleset(
+    name: str, target: Any = None, custom: dict[str, Any] | None = None, hollywood: bool = False
+) -> Ruleset:
+    """A preset, optionally with playgridia's to-100 target, Hollywood scoring or custom values
+    the engine validates."""
     preset = RULESETS.get(name)
     if preset is None:
         raise BadRequest(f"Unknown rule set {name!r}; choose one of {', '.join(RULESETS)}.", field="ruleset")
     options = dict(custom or {})
     if target is not None:
         options["target"] = target
+    if hollywood:
+        if options.get("target", preset.target) is None:
+            raise BadRequest(
+                "Hollywood scoring plays three games to a target: a single deal cannot have it"
+                " (playgridia: play to 100).",
+                field="hollywood",
+            )
+        options["hollywood"] = True
     if "name" in options:
         raise BadRequest("The rule set's name is set by 'ruleset'.", field="custom")
     if not options:

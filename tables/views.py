@@ -53,6 +53,8 @@ def _table_options(data: QueryDict) -> dict[str, Any]:
     }
     if data.get("to_100"):
         options["target"] = 100
+    if data.get("hollywood"):
+        options.update(_hollywood_options(options))
     for name in ("turn_seconds", "forfeit_after"):
         raw = data.get(name)
         if raw:
@@ -61,6 +63,14 @@ def _table_options(data: QueryDict) -> dict[str, Any]:
             except ValueError:
                 raise ServiceError(f"{name} must be a whole number.", field=name) from None
     return options
+
+
+def _hollywood_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Hollywood scoring needs a target: a one-deal preset (playgridia) plays its three games to 100."""
+    preset = RULESETS.get(options["ruleset"])
+    if options.get("target") is None and preset is not None and preset.single_deal:
+        return {"hollywood": True, "target": 100}
+    return {"hollywood": True}
 
 
 def table_page(request: HttpRequest, token: str) -> HttpResponse:

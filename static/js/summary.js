@@ -1,6 +1,7 @@
 // The end-of-deal box (both hands in melds, deadwood, layoffs, outcome, points) and the
 // end-of-match scores; and the score sheet table the side panel shows too.
 import { cardFace, shortNames } from "./cards.js";
+import { hollywoodResults, hollywoodSheet, isHollywood } from "./hollywood.js";
 import { _, fmt } from "./i18n.js";
 import { dealLine, outcomeName } from "./texts.js";
 
@@ -96,6 +97,11 @@ export function scoreSheetTable(sheet, names) {
   return table;
 }
 
+// The match's score sheet: one column per seat, or Hollywood's three games.
+export function matchSheet(match, names) {
+  return isHollywood(match) ? hollywoodSheet(match, names) : scoreSheetTable(match.score_sheet, names);
+}
+
 function finalScores(match, names) {
   const table = element("table", "score-sheet final-scores");
   const head = element("tr");
@@ -124,6 +130,7 @@ function matchEnding(match, names) {
   };
   const text = reasons[match.outcome] || reasons.completed;
   box.append(element("p", "outcome", match.winner === null ? _("The match is over.") : fmt(text, { name: names[match.winner] })));
+  if (isHollywood(match)) box.append(hollywoodResults(match, names));
   if (match.final_scores) box.append(finalScores(match, names));
   return box;
 }
@@ -136,7 +143,7 @@ export function summaryContent(state, names, suitsUrl, showDeal) {
   const body = element("div");
   const matchOver = state.status === "match_over";
   if (matchOver && !showDeal) {
-    body.append(matchEnding(match, names), scoreSheetTable(match.score_sheet, names));
+    body.append(matchEnding(match, names), matchSheet(match, names));
     return { title: fmt(_("Match %(number)s is over"), { number: match.number }), body };
   }
   if (!view || !view.result) return null;
@@ -146,6 +153,6 @@ export function summaryContent(state, names, suitsUrl, showDeal) {
   if (match.dealer_next !== null && match.dealer_next !== undefined) {
     body.append(element("p", "", fmt(_("%(name)s deals next."), { name: names[match.dealer_next] })));
   }
-  body.append(element("h3", "", _("Score sheet")), scoreSheetTable(match.score_sheet, names));
+  body.append(element("h3", "", _("Score sheet")), matchSheet(match, names));
   return { title: fmt(_("Deal %(number)s"), { number: deal.number }), body };
 }

@@ -21,13 +21,14 @@ def create_table(
     ruleset: str = "playgridia",
     target: int | None = None,
     custom: dict[str, Any] | None = None,
+    hollywood: bool = False,
     turn_seconds: int = Table.DEFAULT_TURN_SECONDS,
     visibility: str = Table.Visibility.INVITE,
     spectator_chat: bool = True,
     forfeit_after: int = 3,
 ) -> Table:
     """A new table with its owner in seat 0; the options are fixed from now on."""
-    rules_value = engine.build_ruleset(ruleset, target, custom)
+    rules_value = engine.build_ruleset(ruleset, target, custom, hollywood)
     if turn_seconds not in Table.TURN_CLOCKS:
         choices = ", ".join(str(seconds) for seconds in Table.TURN_CLOCKS)
         raise BadRequest(f"turn_seconds must be one of {choices}.", field="turn_seconds")
