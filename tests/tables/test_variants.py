@@ -119,6 +119,9 @@ def test_the_new_table_form_offers_oklahoma_and_hollywood(client):
     page = client.get(reverse("new_table"), headers={"accept-language": "en"}).content.decode()
     assert '<option value="oklahoma">oklahoma</option>' in page
     assert 'name="hollywood"' in page and "Hollywood scoring: three games at once" in page
+    spanish = client.get(reverse("new_table"), headers={"accept-language": "es"}).content.decode()
+    assert "Puntuación Hollywood: tres partidas a la vez" in spanish
+    assert "la primera carta abierta fija con cuántos puntos se cierra" in spanish
     client.post(reverse("new_table"), {"name": "Ana", "ruleset": "oklahoma", "turn_seconds": "86400"})
     assert Table.objects.get().ruleset == RULESETS["oklahoma"].to_dict()
 
