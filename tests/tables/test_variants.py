@@ -58,6 +58,8 @@ def test_a_hollywood_match_runs_clean_and_replays(alice, bob, ruleset, target):
         for key in ("deal_points", "game_bonus", "deal_bonus", "total"):
             assert state["final_scores"][seat][key] == sum(game["final_scores"][seat][key] for game in games)
     assert MatchStateOut.model_validate(state).model_dump() == state
+    exported = alice.ok("get", f"/tables/{final['table']}/matches/1/export")["match"]
+    assert exported == match.record and exported["deals"][-1]["games"] == [game["totals"] for game in games]
     if ruleset == "oklahoma":
         assert_oklahoma_deals(match)
 
