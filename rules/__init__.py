@@ -20,6 +20,7 @@ from .errors import (
     InvalidState,
     RulesError,
 )
+from .hollywood import Game
 from .match import DealRecord, Match, SeatScore
 from .melding import DiscardChoice, Melding, best_discard, best_melding
 from .moves import Action, DeadDeal, Event
@@ -38,6 +39,7 @@ __all__ = [
     "DealView",
     "DiscardChoice",
     "Event",
+    "Game",
     "IllegalMove",
     "InvalidCard",
     "InvalidDeck",

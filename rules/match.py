@@ -2,7 +2,9 @@
 
 ``Match`` is immutable: `Match.record` takes a finished `Deal` and returns the match with one
 more row. Who deals next, the running totals, when the match ends and the final scores with
-their bonuses all follow from the rows and the rule set.
+their bonuses all follow from the rows and the rule set. Under Hollywood scoring
+(``Ruleset.hollywood``) each won deal also goes into up to three games (rules/hollywood.py);
+the match ends when all three are closed.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from .cards import Card
 from .deal import Deal, as_ruleset, check_format, check_seat
 from .errors import IllegalMove, InvalidState, RulesError
+from .hollywood import Game, all_closed, game_in_play, new_games, score_win
 from .ruleset import Ruleset
 
 FORMAT = 1  # version of the to_dict layout
@@ -33,6 +36,7 @@ class DealRecord:
     points: int  # to the winner
     knocker: int | None  # None for a dead deal
     totals: tuple[int, int]  # running totals by seat after this deal
+    games: tuple[tuple[int, int], ...] = ()  # Hollywood: each game's running totals after this deal
 
     @property
     def is_dead(self) -> bool:
@@ -46,6 +50,7 @@ class DealRecord:
             "points": self.points,
             "knocker": self.knocker,
             "totals": list(self.totals),
+            "games": [list(totals) for totals in self.games],
         }
 
 
@@ -72,6 +77,25 @@ class SeatScore:
         }
 
 
+def _closing_scores(
+    ruleset: Ruleset, totals: tuple[int, int], won: tuple[int, int], winner: int
+) -> tuple[SeatScore, SeatScore]:
+    """Both seats' scores of a game (or plain match) won by ``winner``, with its bonuses."""
+    game_bonus = ruleset.game_bonus
+    if totals[1 - winner] == 0:  # a shutout; never worth less than a plain win
+        game_bonus = max(game_bonus, ruleset.shutout_bonus)
+    scores = [
+        SeatScore(
+            deal_points=totals[seat],
+            game_bonus=game_bonus if seat == winner else 0,
+            deal_bonus=ruleset.per_deal_bonus * won[seat],
+            deals_won=won[seat],
+        )
+        for seat in (0, 1)
+    ]
+    return scores[0], scores[1]
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     """Build with `Match.new` (or `Match.from_dict`), then `record` each finished deal."""
@@ -81,13 +105,14 @@ class Match:
     records: tuple[DealRecord, ...] = ()
     ended_by: str | None = None  # "resign" or "forfeit" when a player left the match
     leaver: int | None = None  # the seat that resigned or forfeited
+    games: tuple[Game, ...] = ()  # Hollywood: games 1-3 after the last row
 
     @classmethod
     def new(cls, ruleset: Ruleset | str, first_dealer: int | None = None) -> Match:
         """A match with no deals yet; the first dealer is drawn at random when not given."""
         rules = as_ruleset(ruleset)
         dealer = secrets.randbelow(2) if first_dealer is None else check_seat(first_dealer, "first_dealer")
-        return cls(rules, dealer)
+        return cls(rules, dealer, games=new_games() if rules.hollywood else ())
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -97,7 +122,10 @@ class Match:
 
     @property
     def totals(self) -> tuple[int, int]:
-        """Deal points by seat (what counts toward the target)."""
+        """Deal points by seat that count toward the target: under Hollywood scoring, those of
+        the game in play (the first open game; the last game once all are closed)."""
+        if self.games:
+            return game_in_play(self.games).totals
         return self.records[-1].totals if self.records else (0, 0)
 
     @property
@@ -126,35 +154,63 @@ class Match:
 
     @property
     def winner(self) -> int | None:
-        """The seat that won the match, once it is over."""
+        """The seat that won the match, once it is over. Under Hollywood scoring: the greater
+        sum of the three games' final scores; equal sums go to the seat that won two games."""
         if self.leaver is not None:
             return 1 - self.leaver
-        if self._reached_target():
+        if not self._reached_target():
+            return None
+        if not self.games:
             return self.records[-1].winner
-        return None
+        sums = [sum(scores[seat].total for scores in self._closed_game_scores()) for seat in (0, 1)]
+        if sums[0] != sums[1]:
+            return 0 if sums[0] > sums[1] else 1
+        return 0 if sum(game.winner == 0 for game in self.games) >= 2 else 1
 
     @property
     def final_scores(self) -> tuple[SeatScore, SeatScore] | None:
-        """Each seat's final score with its bonuses, once the match is over."""
+        """Each seat's final score with its bonuses, once the match is over (under Hollywood
+        scoring, the sum of the three games' scores; `game_scores` has each game's)."""
         winner = self.winner
         if winner is None:
             return None
-        totals, won = self.totals, self.deals_won
-        game_bonus = self.ruleset.game_bonus
-        if totals[1 - winner] == 0:  # a shutout; never worth less than a plain win
-            game_bonus = max(game_bonus, self.ruleset.shutout_bonus)
-        scores = [
+        if not self.games:
+            return _closing_scores(self.ruleset, self.totals, self.deals_won, winner)
+        per_game = [scores for scores in self.game_scores if scores is not None]
+        sums = [
             SeatScore(
-                deal_points=totals[seat],
-                game_bonus=game_bonus if seat == winner else 0,
-                deal_bonus=self.ruleset.per_deal_bonus * won[seat],
-                deals_won=won[seat],
+                deal_points=sum(scores[seat].deal_points for scores in per_game),
+                game_bonus=sum(scores[seat].game_bonus for scores in per_game),
+                deal_bonus=sum(scores[seat].deal_bonus for scores in per_game),
+                deals_won=self.deals_won[seat],
             )
             for seat in (0, 1)
         ]
-        return scores[0], scores[1]
+        return sums[0], sums[1]
+
+    @property
+    def game_scores(self) -> tuple[tuple[SeatScore, SeatScore] | None, ...]:
+        """Hollywood: each game's final scores, once it is closed (or the match ended early: a
+        game still open then goes to the match winner, as a plain match does); else None."""
+        leaver_wins = None if self.leaver is None else 1 - self.leaver
+        out: list[tuple[SeatScore, SeatScore] | None] = []
+        for game in self.games:
+            winner = game.winner if game.winner is not None else leaver_wins
+            out.append(
+                None if winner is None else _closing_scores(self.ruleset, game.totals, game.deals_won, winner)
+            )
+        return tuple(out)
+
+    def _closed_game_scores(self) -> list[tuple[SeatScore, SeatScore]]:
+        return [
+            _closing_scores(self.ruleset, game.totals, game.deals_won, game.winner)
+            for game in self.games
+            if game.winner is not None
+        ]
 
     def _reached_target(self) -> bool:
+        if self.games:
+            return all_closed(self.games)
         winner = self.records[-1].winner if self.records else None
         if winner is None:
             return False
@@ -185,11 +241,23 @@ class Match:
         """Record a deal's result directly (a dead deal: outcome "dead", winner None, 0 points)."""
         self._check_open()
         _check_row(outcome, winner, points, knocker)
-        totals = list(self.totals)
+        totals = list(self.records[-1].totals if self.records else (0, 0))
+        games = self.games
         if winner is not None:
             totals[winner] += points
-        row = DealRecord(self.dealer, outcome, winner, points, knocker, (totals[0], totals[1]))
-        return replace(self, records=(*self.records, row))
+            if games:
+                assert self.ruleset.target is not None  # a Hollywood rule set always has one
+                games = score_win(games, winner, points, self.ruleset.target)
+        row = DealRecord(
+            self.dealer,
+            outcome,
+            winner,
+            points,
+            knocker,
+            (totals[0], totals[1]),
+            tuple(game.totals for game in games),
+        )
+        return replace(self, records=(*self.records, row), games=games)
 
     def resign(self, seat: int, reason: str = "resign") -> Match:
         """End the match now: ``seat`` resigns (or forfeits) and the other seat wins."""
@@ -255,4 +323,7 @@ def _read_row(match: Match, row: object, number: int) -> Match:
         raise InvalidState(f"deal {number}: seat {added.dealer} dealt it, not seat {row['dealer']}")
     if list(row.get("totals", added.totals)) != list(added.totals):
         raise InvalidState(f"deal {number}: the totals should be {list(added.totals)}, not {row['totals']}")
+    games = [list(totals) for totals in added.games]
+    if "games" in row and row["games"] != games:
+        raise InvalidState(f"deal {number}: the games' totals should be {games}, not {row['games']}")
     return recorded

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Literal
 
 from .errors import InvalidRuleset
@@ -25,6 +25,7 @@ class Ruleset:
     per_deal_bonus: int = 0  # per deal won, to each player, at match end
     knock_face_down: bool = False  # presentation only: classic discards face down on a knock
     oklahoma: bool = False  # the first upcard sets the knock limit; a spade doubles the deal
+    hollywood: bool = False  # three games to the target scored at once (rules/hollywood.py)
     dead_stock: int = 2  # a plain discard leaving this many stock cards or fewer kills the deal
 
     def __post_init__(self) -> None:
@@ -76,9 +77,11 @@ def _problems(rs: Ruleset) -> list[str]:
         out.append(f"next_dealer must be 'alternate' or 'winner', not {rs.next_dealer!r}")
     if rs.target is not None and (not _is_int(rs.target) or not 1 <= rs.target <= 10000):
         out.append(f"target must be null (single deal) or an integer from 1 to 10000, not {rs.target!r}")
-    for flag in ("offer_round", "knock_face_down", "oklahoma"):
+    for flag in ("offer_round", "knock_face_down", "oklahoma", "hollywood"):
         if type(getattr(rs, flag)) is not bool:
             out.append(f"{flag} must be true or false")
+    if rs.hollywood is True and rs.target is None:
+        out.append("hollywood scoring plays three games to a target: it needs a target, not a single deal")
     if not _is_int(rs.dead_stock) or not 0 <= rs.dead_stock <= 10:
         out.append(f"dead_stock must be an integer from 0 to 10, not {rs.dead_stock!r}")
     return out
@@ -109,3 +112,6 @@ RULESETS: dict[str, Ruleset] = {
         per_deal_bonus=25,
     ),
 }
+# Oklahoma gin, the best-known variant the classic rules name: classic scoring, but the first
+# upcard sets the knock limit (an ace: gin only) and a spade upcard doubles the deal's score.
+RULESETS["oklahoma"] = replace(RULESETS["classic"], name="oklahoma", oklahoma=True)

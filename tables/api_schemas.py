@@ -35,13 +35,14 @@ class NameIn(Schema):
 class TableOptionsIn(Schema):
     """The options a table is opened with (services.create_table), for a table, a challenge or a seek."""
 
-    ruleset: str = Field("playgridia", description="playgridia, classic or reino")
+    ruleset: str = Field("playgridia", description="playgridia, classic, reino or oklahoma")
     target: int | None = Field(
         None,
         strict=True,  # a whole number as such: not true, 12.5 or "150"
         description="points that end the match (1 to 10000, e.g. 50, 100, 150, 250); "
         "null: the rule set's own (playgridia one deal, classic and reino 100)",
     )
+    hollywood: bool = Field(False, description="Hollywood scoring: three games to the target at once")
     custom: dict[str, Any] | None = Field(None, description="Other rules.Ruleset options to override")
     turn_seconds: int = Field(86400, description="30, 45, 60, 90, 600, 43200, 86400, 259200, 604800")
     visibility: str = Field("invite", description="invite (link only) or public (listed in the lobby)")

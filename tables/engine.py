@@ -16,8 +16,10 @@ from .models import Deal, Match
 MIN_TARGET, MAX_TARGET = 1, 10000
 
 
-def build_ruleset(name: str, target: Any = None, custom: dict[str, Any] | None = None) -> Ruleset:
-    """A preset, optionally with a match target (any score the engine takes) or custom values
+def build_ruleset(
+    name: str, target: Any = None, custom: dict[str, Any] | None = None, hollywood: bool = False
+) -> Ruleset:
+    """A preset, optionally with a match target (any score the engine takes), Hollywood scoring or custom values
     the engine validates."""
     preset = RULESETS.get(name)
     if preset is None:
@@ -31,6 +33,14 @@ def build_ruleset(name: str, target: Any = None, custom: dict[str, Any] | None =
     options = dict(custom or {})
     if target is not None:
         options["target"] = target
+    if hollywood:
+        if options.get("target", preset.target) is None:
+            raise BadRequest(
+                "Hollywood scoring plays three games to a target: a single deal cannot have it"
+                " (playgridia: play to 100).",
+                field="hollywood",
+            )
+        options["hollywood"] = True
     if "name" in options:
         raise BadRequest("The rule set's name is set by 'ruleset'.", field="custom")
     if not options:

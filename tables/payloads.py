@@ -105,7 +105,18 @@ def match_state(match: Match) -> dict[str, Any]:
         "score_sheet": [row.to_dict() for row in record.score_sheet],
         "final_scores": match.final_scores,
         "timeouts_in_row": match.timeouts_in_row,
+        "games": hollywood_games(record),
     }
+
+
+def hollywood_games(record: rules.Match) -> list[dict[str, Any]] | None:
+    """Hollywood scoring's three games from the engine's match record, each closed one scored."""
+    if not record.games:
+        return None
+    return [
+        {**game.to_dict(), "final_scores": None if scores is None else [score.to_dict() for score in scores]}
+        for game, scores in zip(record.games, record.game_scores, strict=True)
+    ]
 
 
 def deal_state(deal: Deal, seat: int | None, move_log: bool = True) -> dict[str, Any]:

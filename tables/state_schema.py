@@ -35,6 +35,7 @@ class RulesetOut(Schema):
     knock_face_down: bool
     oklahoma: bool
     dead_stock: int
+    hollywood: bool = Field(False, description="three games to the target scored at once")
 
 
 class LayoffOut(Schema):
@@ -158,6 +159,9 @@ class ScoreRowOut(Schema):
     points: int
     knocker: int | None
     totals: list[int] = Field(description="running totals by seat after this deal")
+    games: list[list[int]] = Field(
+        default_factory=list, description="Hollywood: each game's totals by seat after this deal; else empty"
+    )
 
 
 class SeatScoreOut(Schema):
@@ -166,6 +170,17 @@ class SeatScoreOut(Schema):
     deal_bonus: int
     deals_won: int
     total: int
+
+
+class GameOut(Schema):
+    """One of Hollywood scoring's three games (rules.Game) and, once closed, its final scores."""
+
+    number: int
+    totals: list[int]
+    deals_won: list[int] = Field(description="the won deals entered in this game, by seat")
+    closed: bool
+    winner: int | None = Field(description="the seat that reached the target in this game")
+    final_scores: list[SeatScoreOut] | None = Field(description="by seat, once the game is closed")
 
 
 class MatchStateOut(Schema):
@@ -178,6 +193,7 @@ class MatchStateOut(Schema):
     score_sheet: list[ScoreRowOut]
     final_scores: list[SeatScoreOut] | None = Field(description="by seat, once the match is over")
     timeouts_in_row: list[int]
+    games: list[GameOut] | None = Field(description="Hollywood scoring's three games; null otherwise")
 
 
 class SeatOut(Schema):

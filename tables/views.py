@@ -76,7 +76,17 @@ def _table_options(data: QueryDict) -> dict[str, Any]:
                 options[name] = int(raw)
             except ValueError:
                 raise ServiceError(f"{name} must be a whole number.", field=name) from None
+    if data.get("hollywood"):
+        options.update(_hollywood_options(options))
     return options
+
+
+def _hollywood_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Hollywood scoring needs a target: a one-deal preset (playgridia) plays its three games to 100."""
+    preset = RULESETS.get(options["ruleset"])
+    if options.get("target") is None and preset is not None and preset.single_deal:
+        return {"hollywood": True, "target": 100}
+    return {"hollywood": True}
 
 
 def table_page(request: HttpRequest, token: str) -> HttpResponse:

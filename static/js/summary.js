@@ -1,6 +1,7 @@
 // The end-of-deal box (both hands in melds, deadwood, layoffs, outcome, points) and the
 // end-of-match scores; and the score sheet table the side panel shows too.
 import { cardFace, shortNames } from "./cards.js";
+import { hollywoodResults, hollywoodSheet, isHollywood } from "./hollywood.js";
 import { _, fmt } from "./i18n.js";
 import { dealLine, outcomeName } from "./texts.js";
 
@@ -104,6 +105,11 @@ export function scoreSheetTable(sheet, names) {
   return table;
 }
 
+// The match's score sheet: one column per seat, or Hollywood's three games.
+export function matchSheet(match, names) {
+  return isHollywood(match) ? hollywoodSheet(match, names) : scoreSheetTable(match.score_sheet, names);
+}
+
 function finalScores(match, names) {
   const table = element("table", "score-sheet final-scores");
   const head = element("tr");
@@ -132,6 +138,7 @@ function matchEnding(match, names) {
   };
   const text = reasons[match.outcome] || reasons.completed;
   box.append(element("p", "outcome", match.winner === null ? _("The match is over.") : fmt(text, { name: names[match.winner] })));
+  if (isHollywood(match)) box.append(hollywoodResults(match, names));
   if (match.final_scores) box.append(finalScores(match, names));
   return box;
 }
@@ -167,7 +174,7 @@ export function summaryContent(state, names, suitsUrl, kept = false) {
   if (state.status === "match_over") {
     body.append(matchEnding(match, names));
     if (view && view.result) body.append(element("h3", "", fmt(_("Deal %(number)s"), { number: deal.number })), dealEnding(deal, names, suitsUrl));
-    body.append(element("h3", "", _("Score sheet")), scoreSheetTable(match.score_sheet, names));
+    body.append(element("h3", "", _("Score sheet")), matchSheet(match, names));
     return { title: fmt(_("Match %(number)s is over"), { number: match.number }), body };
   }
   if (!view || !view.result) return null;
@@ -180,6 +187,6 @@ export function summaryContent(state, names, suitsUrl, kept = false) {
   } else if (state.you.seat !== null && state.seats.some((seat) => seat && seat.is_bot)) {
     body.append(element("p", "muted robot-waits", _("The robot waits for you: the next deal starts when you press NEXT DEAL, or when the clock runs out.")));
   }
-  body.append(element("h3", "", _("Score sheet")), scoreSheetTable(match.score_sheet, names));
+  body.append(element("h3", "", _("Score sheet")), matchSheet(match, names));
   return { title: fmt(_("Deal %(number)s"), { number: deal.number }), body };
 }

@@ -5,7 +5,7 @@ import { cardName } from "./cards.js";
 import { scoreChart } from "./chart.js";
 import { _, fmt } from "./i18n.js";
 import { soundOn } from "./sound.js";
-import { scoreSheetTable, summaryContent } from "./summary.js";
+import { matchSheet, summaryContent } from "./summary.js";
 import { actionFragment, clockText, rematchExpiryText, sentence } from "./texts.js";
 import { drawBoard } from "./table-board.js";
 import { drawMoveLog, drawSpectators } from "./table-log.js";
@@ -156,8 +156,8 @@ function drawScores() {
     return;
   }
   const target = matchTarget();
-  box.append(scoreSheetTable(match.score_sheet, names()));
-  box.append(scoreChart(match.score_sheet, target, names(), _("Both totals over the deals")));
+  box.append(matchSheet(match, names()));
+  if (!match.games) box.append(scoreChart(match.score_sheet, target, names(), _("Both totals over the deals")));
 }
 
 function drawSummary() {

@@ -21,7 +21,7 @@ def create_table(owner: Player, **options: Any) -> Table:
     """A new table with its owner in seat 0; the options (check_table_options) are fixed from now
     on. ``move_log`` None: on for a slow clock (Table.SLOW_CLOCK_SECONDS and up), off for a live one."""
     rules_value = check_table_options(**options)
-    for rules_option in ("custom", "target", "ruleset"):  # they are in the rule set
+    for rules_option in ("custom", "target", "ruleset", "hollywood"):  # they are in the rule set
         options.pop(rules_option, None)
     move_log = options.pop("move_log", None)
     if move_log is None:  # on for a slow clock, off for a live one
@@ -42,6 +42,7 @@ def check_table_options(
     ruleset: str = "playgridia",
     target: int | None = None,
     custom: dict[str, Any] | None = None,
+    hollywood: bool = False,
     turn_seconds: int = Table.DEFAULT_TURN_SECONDS,
     visibility: str = Table.Visibility.INVITE,
     spectator_chat: bool = True,
@@ -50,7 +51,7 @@ def check_table_options(
 ) -> rules.Ruleset:
     """The table's rule set from its options; raises BadRequest on any option a table refuses.
     A challenge checks its options with it when it is made, long before the table exists."""
-    rules_value = engine.build_ruleset(ruleset, target, custom)
+    rules_value = engine.build_ruleset(ruleset, target, custom, hollywood)
     if turn_seconds not in Table.TURN_CLOCKS:
         choices = ", ".join(str(seconds) for seconds in Table.TURN_CLOCKS)
         raise BadRequest(f"turn_seconds must be one of {choices}.", field="turn_seconds")

@@ -263,6 +263,7 @@ def test_to_dict_round_trips_through_json():
         "points": 12,
         "knocker": 0,
         "totals": [12, 0],
+        "games": [],  # Hollywood scoring's three games only
     }
     assert DealRecord(1, "knock", 0, 12, 0, (12, 0)).to_dict() == row
 
