@@ -1,9 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import app_shell, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("manifest.webmanifest", app_shell.manifest, name="manifest"),
+    path("sw.js", app_shell.service_worker, name="service_worker"),
     path("new/", views.new_table, name="new_table"),
     path("t/<str:token>/", views.table_page, name="table"),
     path("t/<str:token>/<str:verb>/", views.table_action, name="table_action"),
