@@ -1,53 +1,15 @@
-"""The site installs as an app: Chromium's own checks of the manifest and of installability.
-
-Chromium never installs from an incognito profile, which is what a Playwright browser context
-is: these tests open a persistent profile of their own."""
+"""The site installs as an app: Chromium's own checks of the manifest and of installability,
+in a persistent profile (Chromium never installs from an incognito one)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS
+from .profiles import playwright, profile_fixture  # noqa: F401  (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[object]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing (.ci/run installs Debian's chromium package)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as running:
-        yield running
-
-
-@pytest.fixture
-def profile(playwright, live_url, tmp_path) -> Iterator[Callable[..., object]]:
-    """Open a persistent browser profile (a context) on the live site."""
-    opened = []
-
-    def open_profile(locale: str = "en-US", viewport: dict | None = None, **options):
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / f"profile-{len(opened)}"),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=CHROMIUM_ARGS,
-            base_url=live_url,
-            locale=locale,
-            viewport=viewport or {"width": 1280, "height": 800},
-            **options,
-        )
-        opened.append(context)
-        return context
-
-    yield open_profile
-    for context in opened:
-        context.close()
 
 
 @pytest.mark.parametrize(
