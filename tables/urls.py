@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import app_shell, views
+from . import app_shell, guide, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,5 +13,8 @@ urlpatterns = [
     path("me/profile/", views.profile, name="profile"),
     path("me/tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke_token"),
     path("lobby/", views.lobby, name="lobby"),
+    path("rules/", guide.rules_index, name="rules_index"),
+    path("rules/<str:name>/", guide.rules_page, name="rules_page"),
+    path("help/", guide.help_page, name="help"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]
