@@ -8,7 +8,6 @@ push only to a site added to the home screen. The same file stays reachable at
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 from django.conf import settings
@@ -50,7 +49,6 @@ def manifest(request: HttpRequest) -> JsonResponse:
     return JsonResponse(data, content_type="application/manifest+json")
 
 
-@cache
 def _worker_source() -> bytes:
     path = finders.find("sw.js")
     if not path:
