@@ -25,6 +25,7 @@ KNOCK = ("7S 7H 7D 4C 5C 6C JH QH KH 3D", "9S 9H 9D 2H 3H 4H 7C 3C QS 5D")  # tw
 GIN = ("AS 2S 3S 5H 6H 7H 8C 8D 8S 8H", KNOCK[1])
 UNDERCUT = ("7S 7H 7D 4C 5C 6C JH QH KH TD", "9S 9H 9D 3H 4H 5H JC QC KC 2D")
 BIG_GIN = ("AS 2S 3S 4S 5H 6H 7H 8C 8D 8S 8H", KNOCK[1])
+OKLAHOMA_UPCARD = rules.parse_cards("7S")[0]  # Oklahoma: knock limit 7, and a spade doubles
 EXAMPLE_DEALS_WON = (4, 2)  # the match-end example: the winner won 4 deals, the loser 2
 
 
@@ -53,15 +54,19 @@ def shown(cards: tuple[Card, ...] | list[Card]) -> list[ShownCard]:
     ]
 
 
-def example(title: str, ruleset: Ruleset, hands: tuple[str, str]) -> Example:
-    result = rules.showdown(ruleset, rules.parse_cards(hands[0]), rules.parse_cards(hands[1]))
+def example(
+    title: str, ruleset: Ruleset, hands: tuple[str, str], knock_limit: int | None = None, multiplier: int = 1
+) -> Example:
+    knocker, defender = rules.parse_cards(hands[0]), rules.parse_cards(hands[1])
+    result = rules.showdown(ruleset, knocker, defender, knock_limit=knock_limit, multiplier=multiplier)
     k, d = result.knocker_deadwood, result.defender_deadwood
     sums = {
-        "knock": f"{d} − {k} = {result.points}",
-        "gin": f"{ruleset.gin_bonus} + {d} = {result.points}",
-        "big_gin": f"{ruleset.big_gin_bonus} + {d} = {result.points}",
-        "undercut": f"({k} − {d}) + {ruleset.undercut_bonus} = {result.points}",
+        "knock": f"{d} − {k}",
+        "gin": f"{ruleset.gin_bonus} + {d}",
+        "big_gin": f"{ruleset.big_gin_bonus} + {d}",
+        "undercut": f"({k} − {d}) + {ruleset.undercut_bonus}",
     }
+    total = sums[result.outcome] if multiplier == 1 else f"({sums[result.outcome]}) × {multiplier}"
     return Example(
         title=title,
         showdown=result,
@@ -70,7 +75,7 @@ def example(title: str, ruleset: Ruleset, hands: tuple[str, str]) -> Example:
         defender_melds=[shown(meld) for meld in result.defender_melds],
         defender_deadwood=shown(result.defender_deadwood_cards),
         layoffs=shown([layoff.card for layoff in result.layoffs]),
-        sum=sums[result.outcome],
+        sum=f"{total} = {result.points}",
     )
 
 
@@ -82,7 +87,24 @@ def examples(ruleset: Ruleset) -> list[Example]:
     ]
     if ruleset.has_big_gin:
         found.append(example(_("Big gin"), ruleset, BIG_GIN))
+    if ruleset.oklahoma:
+        limit, multiplier = deal_terms(ruleset, OKLAHOMA_UPCARD)
+        title = _("Gin with %(card)s turned up: knock limit %(limit)s, the deal counts %(times)s times") % {
+            "card": shown([OKLAHOMA_UPCARD])[0].text,
+            "limit": limit,
+            "times": multiplier,
+        }
+        found.append(example(title, ruleset, GIN, knock_limit=limit, multiplier=multiplier))
     return found
+
+
+def deal_terms(ruleset: Ruleset, upcard: Card) -> tuple[int, int]:
+    """(knock limit, score multiplier) of a deal of ``ruleset`` with ``upcard`` turned up, as
+    the engine sets them (Oklahoma takes both from the upcard)."""
+    others = [card for card in rules.CARDS if card != upcard]
+    upcard_at = 2 * 10  # dealt after both hands of ten
+    deal = rules.Deal.new(ruleset, 0, [*others[:upcard_at], upcard, *others[upcard_at:]])
+    return deal.knock_limit, deal.multiplier
 
 
 def match_end(ruleset: Ruleset) -> dict[str, int] | None:
@@ -102,6 +124,7 @@ def match_end(ruleset: Ruleset) -> dict[str, int] | None:
 
 ROWS = (
     ("knock_limit", gettext_lazy("Knock limit (deadwood at most)")),
+    ("oklahoma", gettext_lazy("Oklahoma: the first upcard")),
     ("gin_bonus", gettext_lazy("Gin bonus")),
     ("big_gin", gettext_lazy("Big gin (eleven cards melded, no discard)")),
     ("undercut_bonus", gettext_lazy("Undercut bonus (a tie is an undercut)")),
@@ -118,7 +141,13 @@ ROWS = (
 def value(ruleset: Ruleset, row: str) -> str:
     """One cell of the table of values, in words, from the rule set's own numbers."""
     if row == "knock_limit":
+        if ruleset.oklahoma:
+            return _("the first upcard's value (an ace: gin only)")
         return str(ruleset.knock_limit)
+    if row == "oklahoma":
+        if ruleset.oklahoma:
+            return _("sets the knock limit; a spade doubles the deal's score")
+        return _("not played")
     if row == "gin_bonus":
         return _("%(bonus)s + the defender's deadwood") % {"bonus": ruleset.gin_bonus}
     if row == "big_gin":

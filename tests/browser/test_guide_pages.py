@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tables import guide
+
 from .conftest import new_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,7 +32,7 @@ def test_the_rules_are_reached_from_the_home_page(browser, live_url, console, lo
     page.goto("/")
     page.locator("main").get_by_role("link", name=link).click()
     expect(page.locator("main h1")).to_have_text(index_title)
-    expect(page.locator("table.values tbody tr")).to_have_count(11)
+    expect(page.locator("table.values tbody tr")).to_have_count(len(guide.ROWS))
     page.locator("main table.values").get_by_role("link", name="reino").click()
     expect(page.locator("main h1")).to_have_text(reino_title)
     expect(page.locator(".example h3", has_text=big_gin)).to_be_visible()

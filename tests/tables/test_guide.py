@@ -45,6 +45,26 @@ def test_the_documented_worked_examples_appear_as_the_engine_scores_them():
     assert big_gin.outcome == "big_gin" and f"31 + 25 = {big_gin.points}" in reino
 
 
+@pytest.fixture
+def oklahoma(monkeypatch) -> rules.Ruleset:
+    """The Oklahoma preset as main defines it (classic, the upcard setting limit and multiplier)."""
+    preset = rules.RULESETS.get("oklahoma") or dataclasses.replace(
+        rules.RULESETS["classic"], name="oklahoma", oklahoma=True
+    )
+    monkeypatch.setitem(rules.RULESETS, "oklahoma", preset)
+    return preset
+
+
+def test_oklahoma_takes_its_knock_limit_and_multiplier_from_the_engine(oklahoma):
+    assert guide.deal_terms(oklahoma, rules.parse_cards("7S")[0]) == (7, 2)
+    assert guide.deal_terms(oklahoma, rules.parse_cards("AH")[0]) == (0, 1)
+    assert guide.deal_terms(rules.RULESETS["classic"], rules.parse_cards("7S")[0]) == (10, 1)
+    page = text_of("/rules/oklahoma/")
+    assert "knock limit 7, the deal counts 2 times" in page and "(20 + 25) × 2 = 90" in page
+    assert "the first upcard's value (an ace: gin only)" in page
+    assert "sets the knock limit; a spade doubles the deal's score" in text_of("/rules/")
+
+
 def test_the_pages_follow_the_rule_set_values(monkeypatch):
     changed = dataclasses.replace(rules.RULESETS["classic"], gin_bonus=33, undercut_bonus=7, per_deal_bonus=5)
     monkeypatch.setitem(rules.RULESETS, "classic", changed)
