@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from . import env
+from . import env, vapid
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env.get_str("GINMESA_VAR_DIR", str(BASE_DIR / "var")) or BASE_DIR / "var")
@@ -193,6 +193,13 @@ CELERY_TIMEZONE = "UTC"
 SWEEP_SECONDS = env.get_int("SWEEP_SECONDS", 2)
 VAPID_PUBLIC_KEY = env.get_str("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = env.get_str("VAPID_PRIVATE_KEY", "")
+if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured("Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (a key pair), or neither.")
+# Embedded mode (no DATABASE_URL: the SQLite file in VAR_DIR) makes a key pair of its own beside
+# that file on first start and reuses it; production never invents one: without both keys in
+# its environment, web push is off and `manage.py check` says so (tables.alerts.checks).
+if not _DATABASE_URL and not VAPID_PUBLIC_KEY:
+    VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY = vapid.embedded_keys(VAR_DIR)
 VAPID_SUBJECT = env.get_str("VAPID_SUBJECT", "mailto:noreply@ginmesa.localhost")
 ALERT_EMAIL_AWAY_SECONDS = env.get_int("ALERT_EMAIL_AWAY_SECONDS", 600)
 # The browsers' push services a subscription may point at: a host equal to one of these or

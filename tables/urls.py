@@ -1,9 +1,11 @@
 from django.urls import path
 
-from . import archive_views, challenge_views, views
+from . import app_shell, archive_views, challenge_views, guide, views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("manifest.webmanifest", app_shell.manifest, name="manifest"),
+    path("sw.js", app_shell.service_worker, name="service_worker"),
     path("new/", views.new_table, name="new_table"),
     path("t/<str:token>/", views.table_page, name="table"),
     path("t/<str:token>/<str:verb>/", views.table_action, name="table_action"),
@@ -20,5 +22,8 @@ urlpatterns = [
     path("matches/<int:match_id>/", archive_views.match_archive, name="match_archive"),
     path("matches/<int:match_id>/deals/<int:number>/", archive_views.deal_replay, name="deal_replay"),
     path("me/archive/", archive_views.my_archive, name="my_archive"),
+    path("rules/", guide.rules_index, name="rules_index"),
+    path("rules/<str:name>/", guide.rules_page, name="rules_page"),
+    path("help/", guide.help_page, name="help"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]

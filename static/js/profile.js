@@ -2,6 +2,7 @@
 // when the site has a key, and the browser's time zone as a suggestion.
 import { api } from "./api.js";
 import { _ } from "./i18n.js";
+import { WORKER_URL } from "./site.js";
 
 const DEFAULTS = {
   your_move: ["site", "push", "email"],
@@ -64,7 +65,7 @@ async function subscribePush() {
     status.textContent = _("Notifications were not allowed.");
     return;
   }
-  const registration = await navigator.serviceWorker.register(`${document.body.dataset.static}sw.js`);
+  const registration = await navigator.serviceWorker.register(WORKER_URL);
   const subscription = await registration.pushManager.subscribe({
     userVisibleOnly: true,
     applicationServerKey: keyBytes(key.data.public_key),

@@ -113,7 +113,18 @@ function wireLanguageSwitch() {
   if (select) select.addEventListener("change", () => select.form.submit());
 }
 
+// The site's service worker, at the root so that it covers every page: it shows web-push
+// alerts and lets the browser install the site as an app. Without one (an insecure origin
+// such as http://192.168.1.10) the site works the same, minus those two.
+export const WORKER_URL = "/sw.js";
+
+function registerWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register(WORKER_URL).catch((error) => console.warn("service worker:", error));
+}
+
 wireLanguageSwitch();
 wireCopyButtons();
 watchPending();
+registerWorker();
 window.addEventListener("ginmesa:pending-changed", refreshPendingUnlessPushed);

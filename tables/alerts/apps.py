@@ -6,3 +6,6 @@ class AlertsConfig(AppConfig):
     label = "alerts"
     verbose_name = "Alerts"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import checks  # noqa: F401  (registers the start-up check of the push keys)
