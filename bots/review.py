@@ -146,12 +146,16 @@ def review_deal(
         if progress is not None:
             progress(done, len(points))
     ruleset = deal.ruleset
-    end = [scores[0] + deal.score_for(0), scores[1] + deal.score_for(1)]
+    gin, undercut = ruleset.gin_bonus, ruleset.undercut_bonus
+    end = (scores[0] + deal.score_for(0), scores[1] + deal.score_for(1))
+    ends = _chances(end, ruleset.target, gin, undercut)
+    if ruleset.target is None and deal.winner is not None:  # one deal was the whole match
+        ends = (float(deal.winner == 0), float(deal.winner == 1))
     return DealReview(
         seats=tuple(sorted(set(seats))),
         decisions=tuple(decisions),
-        start_chances=_chances(scores, ruleset.target, ruleset.gin_bonus, ruleset.undercut_bonus),
-        end_chances=_chances((end[0], end[1]), ruleset.target, ruleset.gin_bonus, ruleset.undercut_bonus),
+        start_chances=_chances(scores, ruleset.target, gin, undercut),
+        end_chances=ends,
     )
 
 

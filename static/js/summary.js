@@ -2,6 +2,7 @@
 // end-of-match scores; and the score sheet table the side panel shows too.
 import { cardFace, shortNames } from "./cards.js";
 import { _, fmt } from "./i18n.js";
+import { reviewPanel } from "./review.js";
 import { dealLine, outcomeName } from "./texts.js";
 
 function element(tag, className, text) {
@@ -137,6 +138,8 @@ export function summaryContent(state, names, suitsUrl, showDeal) {
   const matchOver = state.status === "match_over";
   if (matchOver && !showDeal) {
     body.append(matchEnding(match, names), scoreSheetTable(match.score_sheet, names));
+    const lastDeal = reviewPanel(state.table, state, names);
+    if (lastDeal) body.append(lastDeal);
     return { title: fmt(_("Match %(number)s is over"), { number: match.number }), body };
   }
   if (!view || !view.result) return null;
@@ -147,5 +150,7 @@ export function summaryContent(state, names, suitsUrl, showDeal) {
     body.append(element("p", "", fmt(_("%(name)s deals next."), { name: names[match.dealer_next] })));
   }
   body.append(element("h3", "", _("Score sheet")), scoreSheetTable(match.score_sheet, names));
+  const review = reviewPanel(state.table, state, names);
+  if (review) body.append(review);
   return { title: fmt(_("Deal %(number)s"), { number: deal.number }), body };
 }

@@ -146,3 +146,18 @@ def test_built_in_positions_are_blunders(position: Deal, played: str, better: st
         assert decision.best != played
         if better is not None:
             assert decision.best == better
+
+
+def test_the_chart_ends_at_the_match_winning_chance_the_deal_left() -> None:
+    single = played_deal(2, "playgridia")  # one deal is the whole match
+    review = review_deal(single, (0,), (0, 0), seed=1, settings=CHEAP)
+    assert review.start_chances == (0.5, 0.5)
+    if single.winner is None:
+        assert review.end_chances == (0.5, 0.5)
+    else:
+        assert review.end_chances == (float(single.winner == 0), float(single.winner == 1))
+    to_100 = played_deal(3, "classic")
+    review = review_deal(to_100, (1,), (95, 0), seed=1, settings=CHEAP)
+    assert 0.5 < review.start_chances[0] < 1 and review.start_chances[1] < 0.5
+    if to_100.winner == 0:
+        assert review.end_chances == (1.0, 0.0)
