@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from ninja import NinjaAPI
 from ninja.responses import Status
 
-from . import identity, payloads, scheduling, selectors, services, verbs
+from . import identity, payloads, selectors, services, verbs
 from .api_caller import (
     BearerToken,
     BrowserSession,
@@ -36,7 +36,6 @@ from .api_schemas import (
     ChatMessageOut,
     CreateTableIn,
     DealExportOut,
-    DealReviewOut,
     LobbyOut,
     MatchExportOut,
     MoveIn,
@@ -57,7 +56,6 @@ from .api_schemas import (
 )
 from .errors import Forbidden, NotFound
 from .models import ApiToken, Match
-from .services import reviews
 from .state_schema import TableStateOut
 
 api = NinjaAPI(
@@ -274,38 +272,6 @@ def export_match(request: HttpRequest, token: str, match_number: int) -> dict[st
     return data
 
 
-# -- deal reviews --------------------------------------------------------------------------
-
-REVIEW_PATH = "/tables/{token}/matches/{match_number}/deals/{deal_number}/review"
-
-
-@api.get(
-    REVIEW_PATH,
-    response={200: DealReviewOut, **errors(400, 401, 403, 404, 409)},
-    summary="LUNA's review of a finished deal: its status while computed, then the result",
-    tags=["review"],
-)
-def deal_review(request: HttpRequest, token: str, match_number: int, deal_number: int) -> dict[str, Any]:
-    player = caller_of(request).player
-    return reviews.review_status(token, match_number, deal_number, player, is_staff(request))
-
-
-@api.post(
-    REVIEW_PATH,
-    response={202: DealReviewOut, **errors(400, 401, 403, 404, 409)},
-    summary="Ask for LUNA's review of a finished deal (once per deal: asking again changes nothing)",
-    tags=["review"],
-)
-def request_deal_review(
-    request: HttpRequest, token: str, match_number: int, deal_number: int
-) -> Status[dict[str, Any]]:
-    player, staff = caller_of(request).player, is_staff(request)
-    _, to_run = reviews.request_review(token, match_number, deal_number, player, staff)
-    for review_id in to_run:
-        scheduling.schedule_review(review_id)
-    return Status(202, reviews.review_status(token, match_number, deal_number, player, staff))
-
-
 # -- the caller ----------------------------------------------------------------------------
 
 
@@ -390,5 +356,7 @@ def revoke_token(request: HttpRequest, token_id: int) -> dict[str, Any]:
 # -- web push (tables.alerts) --------------------------------------------------------------
 
 from .alerts.api import router as push_router  # noqa: E402  (the router reuses this API's auth)
+from .review_api import router as review_router  # noqa: E402
 
 api.add_router("/me/push", push_router)
+api.add_router("/tables", review_router)

@@ -16,7 +16,7 @@ from tables import engine
 from tables.models import Deal, DealReview, Table
 from tables.services import reviews
 
-from .helpers import ApiClient, make_account_client, play_deal, started
+from .helpers import ApiClient, cards_in, make_account_client, play_deal, secret_cards, started
 
 CHEAP = replace(REVIEW_SETTINGS, draw_samples=8, discard_samples=6)
 needs_row_locks = pytest.mark.skipif(
@@ -85,6 +85,10 @@ def test_while_the_match_goes_on_a_player_gets_only_their_own_decisions(alice, b
     assert carol.get(review_path(token)).status_code == 403
     assert carol.post(review_path(token)).status_code == 403
     assert runs == [(runs[0][0], (seat,))]
+    # what the review names is what the player saw: never a card still in the stock
+    deal = engine.load_deal(Deal.objects.get())
+    body = alice.get(review_path(token)).content.decode()
+    assert cards_in(body) and not cards_in(body) & secret_cards(deal, seat)
 
 
 def test_once_the_match_is_over_both_seats_are_reviewed_and_a_public_table_shows_anyone(alice, bob, runs):
