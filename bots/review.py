@@ -20,7 +20,9 @@ always gives the same review (each decision draws from its own seeded rng).
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -46,13 +48,18 @@ GOOD = "good"
 @dataclass(frozen=True, slots=True)
 class ReviewSettings:
     """The review's search budget: sampled deals per decision, LUNA's own by default (a deal of
-    about 30 decisions then costs about 2 s of CPU: bench/review.py), and the LUNA whose
+    about 30 decisions then costs about 3.5 s of CPU: bench/review.py), and the LUNA whose
     sampler and judgement it uses."""
 
     draw_samples: int = LUNA_SETTINGS.draw_samples  # two candidates
     discard_samples: int = LUNA_SETTINGS.discard_samples  # three to six candidates
     discard_candidates: int = 3  # plain discards kept after LUNA's judgement's ranking
     hindsight: bool = True
+    # where the loss lies within settle_margin standard errors of a threshold, more sampled deals
+    # (half the budget at a time) up to most_samples_factor times the budget: fewer verdicts
+    # that change with the seed (bench/review.py)
+    settle_margin: float = 2.0
+    most_samples_factor: int = 3
     luna: LunaSettings = LUNA_SETTINGS
 
 
@@ -181,6 +188,8 @@ def review_decision(
     samples = settings.draw_samples if view.phase in ("offer", "draw") else settings.discard_samples
     values: list[list[float]] = [[] for _ in moves]
     search.evaluate(moves, values, samples, rng)
+    while len(values[0]) < settings.most_samples_factor * samples and near_a_threshold(values, settings):
+        search.evaluate(moves, values, samples // 2, rng)  # a verdict on the edge: look closer
     chances = [sum(column) / len(column) for column in values]
     hindsight = _hindsight(before, seat, search, moves) if settings.hindsight else None
     choices = tuple(
@@ -188,6 +197,20 @@ def review_decision(
         for position, (action, chance) in enumerate(zip(candidates, chances, strict=True))
     )
     return _judged(number, seat, view, played, choices)
+
+
+def near_a_threshold(values: list[list[float]], settings: ReviewSettings) -> bool:
+    """Whether the played move's loss (values[0]) against the best so far is too close to a
+    verdict threshold to tell on which side it lies, on the paired samples."""
+    count = len(values[0])
+    means = [sum(column) / count for column in values]
+    best = max(range(len(values)), key=means.__getitem__)
+    if best == 0:
+        return False
+    gains = [mine - played for mine, played in zip(values[best], values[0], strict=True)]
+    error = statistics.pstdev(gains) / math.sqrt(count)
+    loss = means[best] - means[0]
+    return any(abs(loss - threshold) < settings.settle_margin * error for _, threshold in VERDICTS)
 
 
 def _judged(number: int, seat: int, view: DealView, played: Action, choices: tuple[Choice, ...]) -> Decision:
