@@ -215,6 +215,9 @@ async function poll(key, context) {
 export function reviewPanel(token, state, names) {
   const deal = state.deal;
   if (!token || !deal || !deal.view || !deal.view.result || !state.match) return null;
+  const seated = state.you && state.you.seat !== null;
+  const open = state.status === "match_over" && state.options && state.options.visibility === "public";
+  if (!seated && !open) return null; // the server would refuse: a spectator of a public table's finished match only
   const path = `/tables/${token}/matches/${state.match.number}/deals/${deal.number}/review`;
   return render(path, { state, names, path });
 }
