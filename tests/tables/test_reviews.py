@@ -12,7 +12,8 @@ from django.db import connection
 from django.test import Client
 
 from bots.review import REVIEW_SETTINGS, decision_points
-from tables import engine
+from config.celery import CLOCK_QUEUE, app
+from tables import engine, scheduling
 from tables.models import Deal, DealReview, Table
 from tables.services import reviews
 
@@ -201,3 +202,11 @@ def test_ten_requests_at_once_make_one_review_computed_once(runs):
     assert statuses == [202] * 10
     assert DealReview.objects.count() == 1 and len(runs) == 1
     assert DealReview.objects.get().status == DealReview.Status.DONE
+
+
+def test_the_review_task_runs_where_the_bots_run_never_on_the_clocks_queue():
+    routes = app.conf.task_routes
+    assert routes.get(scheduling.REVIEW_DEAL) == routes.get(scheduling.PLAY_BOT_TURN) is None
+    assert app.conf.task_default_queue != CLOCK_QUEUE
+    assert scheduling.REVIEW_DEAL in app.tasks
+    assert scheduling.REVIEW_DEAL in scheduling.OUTSIDE_TASKS  # embedded: not the clocks' threads
