@@ -189,7 +189,7 @@ def review_decision(
     values: list[list[float]] = [[] for _ in moves]
     search.evaluate(moves, values, samples, rng)
     while len(values[0]) < settings.most_samples_factor * samples and near_a_threshold(values, settings):
-        search.evaluate(moves, values, samples // 2, rng)  # a verdict on the edge: look closer
+        search.evaluate(moves, values, max(1, samples // 2), rng)  # a verdict on the edge: look closer
     chances = [sum(column) / len(column) for column in values]
     hindsight = _hindsight(before, seat, search, moves) if settings.hindsight else None
     choices = tuple(
