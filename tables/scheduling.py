@@ -42,7 +42,11 @@ EXPIRE_TURN = "tables.tasks.expire_turn"
 DELIVER_ALERT = "tables.tasks.deliver_alert"
 SEND_PUSH = "tables.tasks.send_push"  # on a queue of its own (config/celery.py): a slow push service delays nothing else
 PLAY_BOT_TURN = "bots.tasks.play_bot_turn"  # its name from before it moved to tables/bot_turns.py
-OUTSIDE_TASKS = {SEND_PUSH}  # they call outside servers: a pool of their own in embedded mode
+# LUNA's review of a deal: seconds of CPU, so on the bots' queue (never the clocks')
+REVIEW_DEAL = "tables.tasks.review_deal"
+# They call outside servers or hold a thread for seconds (a review): a pool of their own in
+# embedded mode, so the sweeps and the clocks never wait for them.
+OUTSIDE_TASKS = {SEND_PUSH, REVIEW_DEAL}
 
 Batch = list[tuple[int, int, str]]
 
@@ -173,3 +177,14 @@ def send_push(player_id: int, payload: dict[str, Any], topic: str) -> None:
         run_task(SEND_PUSH, player_id, payload, topic)
     except Exception:  # a broker hiccup costs this push, not the alert's other channels
         log.exception("could not hand the push for player %s to the workers", player_id)
+
+
+def schedule_review(review_id: int) -> bool:
+    """Hand a requested deal review to a worker; False when the hand-off failed (asking again
+    after tables.services.reviews.STALE_SECONDS hands it again)."""
+    try:
+        run_task(REVIEW_DEAL, review_id)
+    except Exception:  # a broker hiccup
+        log.exception("could not hand review %s to the workers", review_id)
+        return False
+    return True

@@ -18,6 +18,7 @@ from .alerts import challenge_alerts, notify, push
 from .errors import NotFound
 from .models import Match
 from .periodic import periodic_tasks
+from .services import reviews
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +99,13 @@ def send_push(player_id: int, payload: dict[str, Any], topic: str) -> int:
     """An alert's push to each of the player's browsers: on the ``push`` queue, so a slow or dead
     push service holds up only other pushes (config/celery.py)."""
     return push.send_to_player_id(player_id, payload, topic)
+
+
+@shared_task(name=scheduling.REVIEW_DEAL, ignore_result=True)
+def review_deal(review_id: int) -> str:
+    """LUNA's review of a finished deal (tables.services.reviews): on the default queue, with the
+    bots' turns; a duplicate run finds it done or running and does nothing."""
+    return reviews.run_review(review_id)
 
 
 def periodic_jobs() -> list[tuple[float, Any]]:

@@ -3,6 +3,7 @@
 import { cardFace, shortNames } from "./cards.js";
 import { hollywoodResults, hollywoodSheet, isHollywood } from "./hollywood.js";
 import { _, fmt } from "./i18n.js";
+import { reviewPanel } from "./review.js";
 import { dealLine, outcomeName } from "./texts.js";
 
 function element(tag, className, text) {
@@ -175,6 +176,8 @@ export function summaryContent(state, names, suitsUrl, kept = false) {
     body.append(matchEnding(match, names));
     if (view && view.result) body.append(element("h3", "", fmt(_("Deal %(number)s"), { number: deal.number })), dealEnding(deal, names, suitsUrl));
     body.append(element("h3", "", _("Score sheet")), matchSheet(match, names));
+    const lastDeal = reviewPanel(state.table, state, names);
+    if (lastDeal) body.append(lastDeal);
     return { title: fmt(_("Match %(number)s is over"), { number: match.number }), body };
   }
   if (!view || !view.result) return null;
@@ -188,5 +191,7 @@ export function summaryContent(state, names, suitsUrl, kept = false) {
     body.append(element("p", "muted robot-waits", _("The robot waits for you: the next deal starts when you press NEXT DEAL, or when the clock runs out.")));
   }
   body.append(element("h3", "", _("Score sheet")), matchSheet(match, names));
+  const review = reviewPanel(state.table, state, names);
+  if (review) body.append(review);
   return { title: fmt(_("Deal %(number)s"), { number: deal.number }), body };
 }
