@@ -54,7 +54,16 @@ def test_the_error_bodies_and_the_verbs_answers():
     assert "retry_after" in schemas["RateLimitedOut"]["required"]
     chat = SCHEMA["paths"]["/api/tables/{token}/chat"]["post"]["responses"]
     assert body_schema(chat[413]) == "ErrorOut" and body_schema(chat[429]) == "RateLimitedOut"
-    for verb in ("bot", "leave", "start", "next-deal", "resign", "rematch/offer", "rematch/decline"):
+    for verb in (
+        "bot",
+        "leave",
+        "start",
+        "next-deal",
+        "resign",
+        "more-time",
+        "rematch/offer",
+        "rematch/decline",
+    ):
         responses = SCHEMA["paths"][f"/api/tables/{{token}}/{verb}"]["post"]["responses"]
         assert body_schema(responses[200]) == "TableStateOut", verb
         assert body_schema(responses[409]) == "ConflictOut", verb
@@ -65,7 +74,8 @@ def test_the_state_schema_names_the_main_properties():
     state = schemas["TableStateOut"]
     main = {"table", "version", "status", "you", "owner", "options", "seats", "match", "deal", "rematch"}
     assert main == set(state["properties"]) == set(state["required"])
-    deal = {"number", "status", "deadline", "seconds_left", "view", "coach", "dead_hands"}
+    deal = {"number", "status", "deadline", "seconds_left", "paused_left", "more_time_given", "view", "coach"}
+    deal.add("dead_hands")
     assert deal == set(schemas["DealStateOut"]["properties"])
     view = {
         "seat",
