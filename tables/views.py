@@ -228,7 +228,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         "designs": Player.DeckDesign.choices,
         "languages": Player.Language.choices,
         "api_tokens": identity.live_api_tokens(player.user) if player.user is not None else [],
-        "vacation": payloads.vacation(player),
+        "vacation": (vacation := payloads.vacation(player)),
+        "vacation_last_day": dt.date.fromisoformat(vacation["last_day"]) if vacation["last_day"] else None,
     }
     with translation.override(language):
         response = render(request, "tables/profile.html", context)

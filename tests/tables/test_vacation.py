@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tables import payloads, services, tasks
 from tables.errors import BadRequest
@@ -159,8 +159,15 @@ def test_the_allowance_is_checked_and_a_refusal_changes_nothing(alice, bob):
     today = _today(alice)
     too_long = alice.request("put", "/me/vacation", {"until": (today + dt.timedelta(days=14)).isoformat()})
     assert too_long.status_code == 400
-    detail = too_long.json()["detail"]
-    assert "needs 15 days of" in detail and "you have 14 left" in detail
+    assert (
+        too_long.json()["detail"]
+        == f"Esas vacaciones necesitan 15 días de {today.year} y te quedan 14 (14 al año)."
+    )
+    alice.headers["Accept-Language"] = "en"
+    in_english = alice.request("put", "/me/vacation", {"until": (today + dt.timedelta(days=14)).isoformat()})
+    assert in_english.json()["detail"] == (
+        f"That vacation needs 15 days of {today.year} and you have 14 left (14 a year)."
+    )
     past = alice.request("put", "/me/vacation", {"until": (today - dt.timedelta(days=1)).isoformat()})
     assert past.status_code == 400 and past.json()["field"] == "until"
     assert alice.request("put", "/me/vacation", {"until": "soon"}).status_code in (400, 422)
@@ -182,7 +189,7 @@ def test_guests_take_no_vacation(alice):
     guest = ApiClient(Client(), name="Guesty")
     seated_guest_table(alice, guest)
     response = guest.request("put", "/me/vacation", {"until": timezone.now().date().isoformat()})
-    assert response.status_code == 403 and "accounts" in response.json()["detail"]
+    assert response.status_code == 403 and "Solo las cuentas" in response.json()["detail"]
 
 
 @pytest.fixture
@@ -198,9 +205,12 @@ def test_days_are_counted_in_the_players_time_zone(alice, fixed_now):
     fixed_now(dt.datetime(2026, 12, 31, 12, 0, tzinfo=dt.UTC))  # already 1 January 2027 in Kiritimati
     player.time_zone = "Pacific/Kiritimati"
     player.save()
-    with pytest.raises(BadRequest, match="needs 15 days of 2027 and you have 14 left"):
+    with (
+        translation.override("en"),
+        pytest.raises(BadRequest, match="needs 15 days of 2027 and you have 14 left"),
+    ):
         services.declare_vacation(player, dt.date(2027, 1, 15))
-    with pytest.raises(BadRequest, match="today or later"):
+    with translation.override("en"), pytest.raises(BadRequest, match="today or later"):
         services.declare_vacation(player, dt.date(2026, 12, 31))  # yesterday, there
     services.declare_vacation(player, dt.date(2027, 1, 14))  # 14 days of 2027
     player.refresh_from_db()
@@ -234,3 +244,41 @@ def test_ending_early_gives_back_the_days_not_begun(alice, fixed_now):
     # Back on the same day: 2 June is not counted twice.
     services.declare_vacation(player, dt.date(2026, 6, 13))
     assert payloads.vacation(player)["days_left"] == ALLOWANCE_DAYS - 2 - 11
+
+
+def test_the_profile_page_declares_shows_and_ends_a_vacation(alice, bob):
+    token, players = started(alice, bob)
+    mover, _, _ = to_play(token, players)
+    page = mover.client
+    today = _today(mover)
+    answer = page.post(
+        "/me/profile/", {"vacation": "declare", "until": (today + dt.timedelta(days=2)).isoformat()}
+    )
+    assert answer.status_code == 302
+    shown = page.get("/me/profile/").content.decode()
+    assert "Estás de vacaciones: tus relojes lentos se han parado." in shown
+    assert "Te quedan 11 de 14 días" in shown and 'id="vacation-end"' in shown
+    assert _deal(token).paused_left is not None
+    refused = page.post("/me/profile/", {"vacation": "declare", "until": "not a day"}, follow=True)
+    assert "Elige el último día de tus vacaciones." in refused.content.decode()
+    too_long = page.post(
+        "/me/profile/",
+        {"vacation": "declare", "until": (today + dt.timedelta(days=20)).isoformat()},
+        follow=True,
+        headers={"Accept-Language": "en"},
+    )
+    assert (
+        "That vacation needs 7 days of" in too_long.content.decode() or "needs" in too_long.content.decode()
+    )
+    ended = page.post("/me/profile/", {"vacation": "end"}, follow=True, headers={"Accept-Language": "en"})
+    text = ended.content.decode()
+    assert "Welcome back: your clocks run again." in text and "13 of 14 days left" in text
+    assert _deal(token).paused_left is None and _deal(token).deadline is not None
+
+
+def test_guests_see_no_vacation_form(alice):
+    guest = ApiClient(Client(), name="Guesty")
+    seated_guest_table(alice, guest)
+    assert 'id="vacation-panel"' not in guest.client.get("/me/profile/").content.decode()
+    alice.ok("get", "/me")
+    assert 'id="vacation-panel"' in alice.client.get("/me/profile/").content.decode()
