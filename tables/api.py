@@ -379,3 +379,7 @@ def revoke_token(request: HttpRequest, token_id: int) -> dict[str, Any]:
 from .alerts.api import router as push_router  # noqa: E402  (the router reuses this API's auth)
 
 api.add_router("/me/push", push_router)
+
+from .challenges_api import router as challenges_router  # noqa: E402  (the router reuses this API's auth)
+
+api.add_router("/", challenges_router)

@@ -22,7 +22,9 @@ class NameIn(Schema):
     name: str | None = Field(None, max_length=40, description="A guest's name, when not logged in")
 
 
-class CreateTableIn(NameIn):
+class TableOptionsIn(Schema):
+    """The options a table is opened with (services.create_table), for a table, a challenge or a seek."""
+
     ruleset: str = Field("playgridia", description="playgridia, classic or reino")
     target: int | None = Field(None, description="playgridia: null for one deal, 100 to play to 100")
     custom: dict[str, Any] | None = Field(None, description="Other rules.Ruleset options to override")
@@ -30,6 +32,10 @@ class CreateTableIn(NameIn):
     visibility: str = Field("invite", description="invite (link only) or public (listed in the lobby)")
     spectator_chat: bool = True
     forfeit_after: int = Field(3, description="consecutive timed-out turns that forfeit the match")
+
+
+class CreateTableIn(NameIn, TableOptionsIn):
+    pass
 
 
 class VersionIn(Schema):
@@ -244,3 +250,39 @@ class TokensOut(Schema):
 
 class RevokedOut(Schema):
     revoked: int
+
+
+# -- challenges and seeks ----------------------------------------------------------------------
+
+
+class ChallengeIn(TableOptionsIn):
+    opponent_id: int | None = Field(None, description="the challenged account's player id")
+    opponent_name: str | None = Field(
+        None, max_length=40, description="or its display name, when exactly one account has it"
+    )
+
+
+class ChallengeOut(Schema):
+    id: int
+    kind: str = Field(description="challenge (to one account) or seek (to anyone)")
+    status: str = Field(description="open, accepted, declined, withdrawn or lapsed")
+    challenger: str
+    challenger_id: int
+    challenged: str | None
+    challenged_id: int | None
+    ruleset: str
+    turn_seconds: int
+    pace: str = Field(description="slow (a turn clock of 12 h or more) or live")
+    options: dict[str, Any]
+    created_at: str
+    expires_at: str
+    table: str | None = Field(description="the invite token of the table, once accepted")
+
+
+class ChallengesOut(Schema):
+    received: list[ChallengeOut]
+    sent: list[ChallengeOut]
+
+
+class SeeksOut(Schema):
+    seeks: list[ChallengeOut]

@@ -47,3 +47,25 @@ def announce(change: TableChange) -> None:
     for receiver, result in table_changed.send_robust(sender=TableChange, change=change):
         if isinstance(result, Exception):
             log.error("%s failed on %s of table %s", receiver, change.kind, change.table_id, exc_info=result)
+
+
+# Sent with ``change`` (a ChallengeChange) once a challenge's transaction has committed.
+challenge_changed = Signal()
+
+
+@dataclass(frozen=True)
+class ChallengeChange:
+    challenge_id: int
+    event: str  # "received" (a new challenge), "accepted", "declined", "withdrawn"
+
+
+def announce_challenge_on_commit(change: ChallengeChange) -> None:
+    transaction.on_commit(lambda: _send_challenge(change))
+
+
+def _send_challenge(change: ChallengeChange) -> None:
+    for receiver, result in challenge_changed.send_robust(sender=ChallengeChange, change=change):
+        if isinstance(result, Exception):
+            log.error(
+                "%s failed on challenge %s %s", receiver, change.challenge_id, change.event, exc_info=result
+            )

@@ -122,12 +122,13 @@ class Table(models.Model):
         PUBLIC = "public", "Listed in the lobby"
 
     TURN_CLOCKS = (30, 45, 60, 90, 600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
-    # A turn clock this long or longer is slow (correspondence) play: vacation stops it.
-    SLOW_CLOCK_SECONDS = 12 * 3600
     # More time given (and a clock stopped by vacation) never leaves a turn more than this many
     # turn clocks of time.
     MAX_CLOCK_PERIODS = 3
     DEFAULT_TURN_SECONDS = 24 * 3600
+    # The pace of play: a turn clock this long or longer is a slow (correspondence) table, and
+    # vacation stops it.
+    SLOW_CLOCK_SECONDS = 12 * 3600
     # A rematch offer stands at least this long, and as long as a turn where turns are longer:
     # at a slow table the opponent may be offline for days and must still find the offer.
     REMATCH_OFFER_MIN_SECONDS = 600
@@ -164,6 +165,10 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"Table {self.pk} ({self.ruleset_name})"
 
+    @classmethod
+    def pace_of(cls, turn_seconds: int) -> str:
+        return "slow" if turn_seconds >= cls.SLOW_CLOCK_SECONDS else "live"
+
     @property
     def seats(self) -> tuple[Player | None, Player | None]:
         return (self.seat0, self.seat1)
@@ -179,7 +184,7 @@ class Table(models.Model):
 
     @property
     def has_slow_clock(self) -> bool:
-        return self.turn_seconds >= self.SLOW_CLOCK_SECONDS
+        return self.pace_of(self.turn_seconds) == "slow"
 
     def seat_player_id(self, seat: int) -> int | None:
         return self.seat0_id if seat == 0 else self.seat1_id
@@ -329,3 +334,52 @@ class ChatMute(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "player", "muted"], name="one_mute_per_pair")]
+
+
+class Challenge(models.Model):
+    """An offer to play: to one named account (a challenge) or to anyone in the lobby (a seek).
+
+    It holds the table's options until someone accepts; accepting opens the table with both
+    players seated and the match started. An offer lapses at ``expires_at`` without any task:
+    every read compares it with the clock."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    LIFETIME = dt.timedelta(days=7)  # what the site states on the challenges page and in docs
+
+    challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="challenges_sent")
+    # The account challenged; null for a seek, which anyone may take.
+    challenged = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    options = models.JSONField()  # the keyword arguments of services.create_table
+    ruleset_name = models.CharField(max_length=40)  # copied from options: what the lobby filters on
+    turn_seconds = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(db_index=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "challenged", "expires_at"])]
+        constraints = [
+            models.CheckConstraint(
+                name="challenge_not_to_oneself", condition=~Q(challenger=models.F("challenged"))
+            )
+        ]
+
+    def __str__(self) -> str:
+        whom = self.challenged or "anyone"
+        return f"{self.challenger} challenges {whom} ({self.ruleset_name})"
+
+    @property
+    def is_seek(self) -> bool:
+        return self.challenged_id is None
+
+    def is_open(self, now: dt.datetime) -> bool:
+        return self.status == self.Status.OPEN and self.expires_at > now

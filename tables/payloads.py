@@ -12,7 +12,7 @@ from django.utils import timezone
 import rules
 
 from . import engine, selectors, vacation_days
-from .models import ApiToken, ChatMessage, Deal, Match, Move, Player, Table
+from .models import ApiToken, Challenge, ChatMessage, Deal, Match, Move, Player, Table
 
 
 def player_summary(player: Player | None) -> dict[str, Any] | None:
@@ -282,4 +282,30 @@ def token_row(token: ApiToken) -> dict[str, Any]:
         "prefix": token.prefix,
         "created_at": token.created_at.isoformat(),
         "last_used_at": token.last_used_at.isoformat() if token.last_used_at else None,
+    }
+
+
+def challenge_row(challenge: Challenge, now: dt.datetime) -> dict[str, Any]:
+    """A challenge or seek as the API and the pages show it; a lapsed open one says so."""
+    status = (
+        "lapsed"
+        if challenge.status == Challenge.Status.OPEN and not challenge.is_open(now)
+        else challenge.status
+    )
+    challenged = challenge.challenged
+    return {
+        "id": challenge.pk,
+        "kind": "seek" if challenge.is_seek else "challenge",
+        "status": str(status),
+        "challenger": challenge.challenger.display_name,
+        "challenger_id": challenge.challenger_id,
+        "challenged": None if challenged is None else challenged.display_name,
+        "challenged_id": challenge.challenged_id,
+        "ruleset": challenge.ruleset_name,
+        "turn_seconds": challenge.turn_seconds,
+        "pace": Table.pace_of(challenge.turn_seconds),
+        "options": challenge.options,
+        "created_at": challenge.created_at.isoformat(),
+        "expires_at": challenge.expires_at.isoformat(),
+        "table": None if challenge.table is None else challenge.table.invite_token,
     }

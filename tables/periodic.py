@@ -16,4 +16,5 @@ def periodic_tasks() -> dict[str, float]:
         # a clock stopped for a vacation restarts from the vacation's end, however late this runs
         "tables.tasks.sweep_vacations": 30.0,
         "tables.tasks.send_digests": 300.0,
+        "tables.tasks.sweep_challenge_alerts": 60.0,
     }

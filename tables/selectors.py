@@ -9,7 +9,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from .errors import NotFound
-from .models import ChatMessage, ChatMute, Deal, Match, Player, Table, Vacation
+from .models import Challenge, ChatMessage, ChatMute, Deal, Match, Player, Table, Vacation
 from .reads import KEY_SAMPLE, CompiledRead
 
 TableRef = int | str | Table  # a primary key, an invite token, or a row to read again
@@ -134,3 +134,45 @@ def ended_vacations(now: dt.datetime | None = None) -> list[tuple[int, dt.dateti
     """(player id, end) of every vacation whose end has come: for the sweep."""
     rows = Player.objects.filter(vacation_until__lte=now or timezone.now())
     return [(pk, until) for pk, until in rows.values_list("pk", "vacation_until") if until is not None]
+
+
+# -- challenges and seeks -------------------------------------------------------------------
+
+
+def open_seeks(ruleset: str | None = None, pace: str | None = None, limit: int = 50) -> list[Challenge]:
+    """Seeks still open, newest first, filtered by rule set and pace (``slow`` or ``live``)."""
+    rows = Challenge.objects.filter(
+        challenged__isnull=True, status=Challenge.Status.OPEN, expires_at__gt=timezone.now()
+    )
+    if ruleset:
+        rows = rows.filter(ruleset_name=ruleset)
+    if pace == "slow":
+        rows = rows.filter(turn_seconds__gte=Table.SLOW_CLOCK_SECONDS)
+    elif pace == "live":
+        rows = rows.filter(turn_seconds__lt=Table.SLOW_CLOCK_SECONDS)
+    return list(rows.select_related("challenger").order_by("-created_at")[:limit])
+
+
+def open_challenges(player: Player) -> tuple[list[Challenge], list[Challenge]]:
+    """The open challenges ``player`` received and those they sent (seeks included), newest first."""
+    rows = Challenge.objects.filter(status=Challenge.Status.OPEN, expires_at__gt=timezone.now())
+    rows = rows.select_related("challenger", "challenged", "table").order_by("-created_at")
+    return list(rows.filter(challenged=player)), list(rows.filter(challenger=player))
+
+
+def accounts_named(name: str, limit: int = 20) -> list[Player]:
+    """Accounts whose display name is ``name`` (any case), or starts with it when none is."""
+    accounts = Player.objects.filter(user__isnull=False, is_bot=False).order_by("display_name", "pk")
+    exact = list(accounts.filter(display_name__iexact=name)[:limit])
+    return exact or list(accounts.filter(display_name__istartswith=name)[:limit])
+
+
+def recent_opponents(player: Player, limit: int = 10) -> list[Player]:
+    """The accounts ``player`` met at their latest tables, most recent first."""
+    opponents: dict[int, Player] = {}
+    tables = Table.objects.filter(Q(seat0=player) | Q(seat1=player), current_deal__isnull=False)
+    for table in tables.select_related("seat0", "seat1").order_by("-updated_at")[: limit * 3]:
+        other = table.seat1 if table.seat0_id == player.pk else table.seat0
+        if other is not None and other.user_id is not None and not other.is_bot:
+            opponents.setdefault(other.pk, other)
+    return list(opponents.values())[:limit]

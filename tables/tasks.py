@@ -14,7 +14,7 @@ from celery import current_app, shared_task
 from django.utils import timezone
 
 from . import scheduling, selectors, services
-from .alerts import notify, push
+from .alerts import challenge_alerts, notify, push
 from .errors import NotFound
 from .models import Match
 from .periodic import periodic_tasks
@@ -109,3 +109,15 @@ def send_push(player_id: int, payload: dict[str, Any], topic: str) -> int:
 def periodic_jobs() -> list[tuple[float, Any]]:
     """(seconds, task) for the embedded scheduler: the same list Celery beat runs."""
     return [(seconds, current_app.tasks[name]) for name, seconds in periodic_tasks().items()]
+
+
+@shared_task(ignore_result=True)
+def alert_challenge(challenge_id: int, event: str) -> None:
+    """A challenge received or answered: its alert (claimed per channel, so a rerun sends nothing twice)."""
+    challenge_alerts.deliver(challenge_id, event)
+
+
+@shared_task(ignore_result=True)
+def sweep_challenge_alerts() -> int:
+    """Alert the open challenges whose task was lost (the guarantee behind alert_challenge)."""
+    return challenge_alerts.sweep_unannounced()

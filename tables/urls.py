@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import challenge_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,5 +11,11 @@ urlpatterns = [
     path("me/profile/", views.profile, name="profile"),
     path("me/tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke_token"),
     path("lobby/", views.lobby, name="lobby"),
+    path("challenges/", challenge_views.challenges_page, name="challenges"),
+    path(
+        "challenges/<int:challenge_id>/<str:answer>/",
+        challenge_views.answer_challenge,
+        name="answer_challenge",
+    ),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]

@@ -15,13 +15,13 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.views.decorators.http import require_POST
 
 import rules
 from rules.ruleset import RULESETS
 
-from . import engine, identity, payloads, selectors, services, verbs
+from . import challenge_views, engine, identity, payloads, selectors, services, verbs
 from .errors import BadRequest, ServiceError
 from .models import Deal, Player, Table
 
@@ -36,13 +36,22 @@ def new_table(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         try:
             with transaction.atomic():  # a refused table leaves no guest behind
+                options = _table_options(request.POST)
+                offered = challenge_views.post_offer(request, player, options)
+                if offered is not None:
+                    return offered
                 owner = player or identity.become_guest(request, request.POST.get("name"))
-                table = services.create_table(owner, **_table_options(request.POST))
+                table = services.create_table(owner, **options)
         except ServiceError as error:
             messages.error(request, error.message)
         else:
             return redirect("table", token=table.invite_token)
-    context = {"player": player, "rulesets": RULESETS, "clocks": Table.TURN_CLOCKS}
+    context = {
+        "player": player,
+        "rulesets": RULESETS,
+        "clocks": Table.TURN_CLOCKS,
+        "opponent": challenge_views.opponent_for_form(request),
+    }
     return render(request, "tables/new.html", context)
 
 
@@ -154,7 +163,20 @@ def my_tables(request: HttpRequest) -> HttpResponse:
 
 def lobby(request: HttpRequest) -> HttpResponse:
     rows = [payloads.lobby_row(table) for table in selectors.lobby_tables()]
-    return render(request, "tables/lobby.html", {"rows": rows})
+    ruleset = request.GET.get("ruleset") or None
+    pace = request.GET.get("pace") if request.GET.get("pace") in ("slow", "live") else None
+    now = timezone.now()
+    seeks = [payloads.challenge_row(seek, now) for seek in selectors.open_seeks(ruleset, pace)]
+    player = identity.player_for_request(request)
+    context = {
+        "rows": rows,
+        "seeks": seeks,
+        "rulesets": RULESETS,
+        "ruleset": ruleset or "",
+        "pace": pace or "",
+        "player": player,
+    }
+    return render(request, "tables/lobby.html", context)
 
 
 @staff_member_required

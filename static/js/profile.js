@@ -9,6 +9,7 @@ const DEFAULTS = {
   chat: ["site", "push"],
   rematch_offer: ["site", "push", "email"],
   match_over: ["site", "push"],
+  challenge: ["site", "push", "email"],
 };
 const status = document.getElementById("alerts-status");
 const stored = JSON.parse(document.getElementById("alert-prefs").textContent || "{}") || {};

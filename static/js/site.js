@@ -65,6 +65,9 @@ function watchPending() {
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "pending") setPendingCount(message.count);
+      else if (message.type === "alert" && message.kind === "challenge") {
+        toast(`${message.title}. ${message.body}`, "info", 12, message.tag);
+      }
     });
     socket.addEventListener("close", () => {
       pendingSocketOpen = false;

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from tables.models import Player, Table
+from tables.models import Challenge, Player, Table
 
 
 class PushSubscription(models.Model):
@@ -66,3 +66,21 @@ class Activity(models.Model):
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="activity")
     last_seen = models.DateTimeField()
     digest_sent_on = models.DateField(null=True, blank=True)
+
+
+class SentChallengeAlert(models.Model):
+    """A challenge's alert that went out on one channel: as SentAlert, for the one event of a
+    challenge that has no table yet (``event``: "received", "accepted", "declined")."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="+")
+    event = models.CharField(max_length=10)
+    channel = models.CharField(max_length=8)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "challenge", "event", "channel"], name="one_alert_per_challenge_event"
+            )
+        ]

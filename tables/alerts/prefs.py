@@ -1,7 +1,7 @@
 """Alert preferences, stored as ``Player.alert_prefs``::
 
     {"your_move": ["site", "push", "email"], "reminder": [...], "chat": [...],
-     "rematch_offer": [...], "match_over": [...],
+     "rematch_offer": [...], "match_over": [...], "challenge": [...],
      "quiet_hours": {"start": "22:00", "end": "08:00"} or null,   # in Player.time_zone
      "digest": false}                                              # one daily email instead
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from tables.errors import BadRequest
 
-KINDS = ("your_move", "reminder", "chat", "rematch_offer", "match_over")
+KINDS = ("your_move", "reminder", "chat", "rematch_offer", "match_over", "challenge")
 CHANNELS = ("site", "push", "email")
 DEFAULT_CHANNELS = {
     "your_move": ("site", "push", "email"),
@@ -25,6 +25,7 @@ DEFAULT_CHANNELS = {
     "chat": ("site", "push"),
     "rematch_offer": ("site", "push", "email"),
     "match_over": ("site", "push"),
+    "challenge": ("site", "push", "email"),  # a challenge received, or yours answered
 }
 
 

@@ -19,6 +19,22 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
         "es": ("{opponent} te ofrece la revancha", "Acepta o rechaza en la mesa."),
         "en": ("{opponent} offers a rematch", "Accept or decline at the table."),
     },
+    "challenge": {
+        "es": ("{opponent} te reta a una partida", "{rules}. Acepta o rechaza antes de {lapses}."),
+        "en": ("{opponent} challenges you to a match", "{rules}. Accept or decline before {lapses}."),
+    },
+    "challenge_accepted": {
+        "es": ("{opponent} ha aceptado tu reto", "La partida ha empezado."),
+        "en": ("{opponent} accepted your challenge", "The match has started."),
+    },
+    "seek_taken": {
+        "es": ("{opponent} ha aceptado tu búsqueda", "La partida ha empezado."),
+        "en": ("{opponent} took your seek", "The match has started."),
+    },
+    "challenge_declined": {
+        "es": ("{opponent} ha rechazado tu reto", "Puedes retar a otro jugador o publicar una búsqueda."),
+        "en": ("{opponent} declined your challenge", "You can challenge someone else or post a seek."),
+    },
     "match_over": {
         "es": ("Partida terminada contra {opponent}", "{result}"),
         "en": ("Match over against {opponent}", "{result}"),

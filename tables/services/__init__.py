@@ -3,6 +3,7 @@ calls these; each locks the table, checks the actor and the expected version, ap
 engine, logs the move, bumps the version and, after commit, announces the change
 (tables/changes.py). One module per subject; the reads are in tables/selectors.py."""
 
+from . import challenges
 from .chat import post_chat, set_mute
 from .clocks import apply_timeout, sweep_overdue
 from .common import Outcome
@@ -17,7 +18,7 @@ from .rematch import (
     offer_rematch,
     sweep_rematch_offers,
 )
-from .seats import add_bot, bot_player, create_table, join_table, leave_seat
+from .seats import add_bot, bot_player, check_table_options, create_table, join_table, leave_seat
 from .vacation import declare_vacation, end_vacation, expire_vacation, sweep_vacations
 
 __all__ = [
@@ -28,6 +29,8 @@ __all__ = [
     "apply_move",
     "apply_timeout",
     "bot_player",
+    "challenges",
+    "check_table_options",
     "create_table",
     "declare_vacation",
     "decline_rematch",

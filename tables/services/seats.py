@@ -6,6 +6,8 @@ from typing import Any
 
 from django.db import transaction
 
+import rules
+
 from .. import engine
 from ..errors import BadRequest, Conflict
 from ..models import Player, Table
@@ -15,8 +17,19 @@ from .common import Outcome, announce, bump, check_version, lock_table, require_
 FORFEIT_AFTER_RANGE = range(1, 11)
 
 
-def create_table(
-    owner: Player,
+def create_table(owner: Player, **options: Any) -> Table:
+    """A new table with its owner in seat 0; the options (check_table_options) are fixed from now on."""
+    rules_value = check_table_options(**options)
+    options.pop("custom", None)
+    options.pop("target", None)
+    options.pop("ruleset", None)
+    table: Table = Table.objects.create(
+        owner=owner, seat0=owner, ruleset_name=rules_value.name, ruleset=rules_value.to_dict(), **options
+    )
+    return table
+
+
+def check_table_options(
     *,
     ruleset: str = "playgridia",
     target: int | None = None,
@@ -25,8 +38,9 @@ def create_table(
     visibility: str = Table.Visibility.INVITE,
     spectator_chat: bool = True,
     forfeit_after: int = 3,
-) -> Table:
-    """A new table with its owner in seat 0; the options are fixed from now on."""
+) -> rules.Ruleset:
+    """The table's rule set from its options; raises BadRequest on any option a table refuses.
+    A challenge checks its options with it when it is made, long before the table exists."""
     rules_value = engine.build_ruleset(ruleset, target, custom)
     if turn_seconds not in Table.TURN_CLOCKS:
         choices = ", ".join(str(seconds) for seconds in Table.TURN_CLOCKS)
@@ -35,17 +49,7 @@ def create_table(
         raise BadRequest("visibility must be 'invite' or 'public'.", field="visibility")
     if forfeit_after not in FORFEIT_AFTER_RANGE:
         raise BadRequest("forfeit_after must be from 1 to 10 turns.", field="forfeit_after")
-    table: Table = Table.objects.create(
-        owner=owner,
-        seat0=owner,
-        ruleset_name=rules_value.name,
-        ruleset=rules_value.to_dict(),
-        turn_seconds=turn_seconds,
-        visibility=visibility,
-        spectator_chat=spectator_chat,
-        forfeit_after=forfeit_after,
-    )
-    return table
+    return rules_value
 
 
 def join_table(table_ref: TableRef, player: Player) -> Outcome:

@@ -7,7 +7,8 @@ import datetime as dt
 
 from django.utils import timezone
 
-from tables import verbs
+from tables import tasks, verbs
+from tables.alerts import notify
 from tables.models import Deal, Table
 
 from .helpers import ApiClient, snapshot, started, to_play
@@ -96,3 +97,21 @@ def test_more_time_on_a_clock_stopped_by_vacation_adds_to_what_it_resumes_with(a
 def test_the_verb_reaches_the_socket_and_the_page_from_the_one_list():
     assert verbs.SOCKET_VERBS["more_time"].path == "more-time"
     assert {"name": "more_time", "path": "more-time", "socket": True} in verbs.for_page()
+
+
+def test_more_time_and_a_stopped_clock_send_no_alert(alice, bob, monkeypatch):
+    token, players = started(alice, bob)
+    mover, waiting, state = to_play(token, players)
+    delivered = []
+    monkeypatch.setattr(notify, "deliver", lambda alert: delivered.append((alert.kind, alert.player.pk)))
+    waiting.ok("post", f"/tables/{token}/more-time", {"expected_version": state["version"]})
+    table = Table.objects.get(invite_token=token)
+    tasks.table_changed(table.pk, table.version, "more_time")
+    mover.ok("put", "/me/vacation", {"until": timezone.now().date().isoformat()})
+    table = Table.objects.get(invite_token=token)
+    tasks.table_changed(table.pk, table.version, "vacation")  # the clock stopped: no "your move"
+    assert delivered == []
+    mover.ok("delete", "/me/vacation")
+    table = Table.objects.get(invite_token=token)
+    tasks.table_changed(table.pk, table.version, "vacation")  # back: the turn is theirs again
+    assert [kind for kind, _ in delivered] == ["your_move"]

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0002_table_rematch_offered_at'),
+        ('tables', '0003_challenges'),
     ]
 
     operations = [

@@ -1,0 +1,142 @@
+"""Challenges and seeks: offering a match to one account or to the lobby, and answering.
+
+An offer holds the table's options; accepting it opens the table with the challenger in seat 0
+and the acceptor in seat 1 and starts the match, all in one transaction that first locks the
+offer's row, so an offer accepted twice at once seats one player only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from ..changes import ChallengeChange, announce_challenge_on_commit
+from ..errors import BadRequest, Conflict, Forbidden, NotFound
+from ..models import Challenge, Player, Table
+from .common import Outcome
+from .matches import start_match
+from .seats import check_table_options, create_table, join_table
+
+MAX_OPEN_CHALLENGES = 10  # sent and still open, per account
+MAX_OPEN_SEEKS = 3  # in the lobby at once, per account
+
+
+def challenge_player(challenger: Player, challenged: Player, options: dict[str, Any]) -> Challenge:
+    """Offer ``challenged`` a match at a table with ``options`` (those of services.create_table)."""
+    _require_account(challenger, "Sign up to challenge other players.")
+    if challenged.is_bot or challenged.user_id is None:
+        raise BadRequest("Only players with an account can be challenged.", field="opponent")
+    if challenged.pk == challenger.pk:
+        raise BadRequest("You cannot challenge yourself.", field="opponent")
+    return _offer(challenger, challenged, options)
+
+
+def post_seek(seeker: Player, options: dict[str, Any]) -> Challenge:
+    """An open offer in the lobby: whoever takes it first plays."""
+    _require_account(seeker, "Sign up to post a seek in the lobby.")
+    return _offer(seeker, None, options)
+
+
+def _offer(challenger: Player, challenged: Player | None, options: dict[str, Any]) -> Challenge:
+    rules_value = check_table_options(**options)
+    now = timezone.now()
+    with transaction.atomic():
+        # The challenger's row serializes their offers, so two at once cannot both pass the limit.
+        Player.objects.select_for_update().filter(pk=challenger.pk).first()
+        open_offers = Challenge.objects.filter(
+            challenger=challenger, status=Challenge.Status.OPEN, expires_at__gt=now
+        )
+        if challenged is None and open_offers.filter(challenged__isnull=True).count() >= MAX_OPEN_SEEKS:
+            raise Conflict(f"You already have {MAX_OPEN_SEEKS} open seeks: withdraw one first.")
+        if challenged is not None:
+            if open_offers.filter(challenged=challenged).exists():
+                raise Conflict(f"You have already challenged {challenged.display_name}.")
+            if open_offers.filter(challenged__isnull=False).count() >= MAX_OPEN_CHALLENGES:
+                raise Conflict(f"You already have {MAX_OPEN_CHALLENGES} open challenges: withdraw one first.")
+        challenge = Challenge.objects.create(
+            challenger=challenger,
+            challenged=challenged,
+            options=options,
+            ruleset_name=rules_value.name,
+            turn_seconds=options.get("turn_seconds", Table.DEFAULT_TURN_SECONDS),
+            expires_at=now + Challenge.LIFETIME,
+        )
+        if challenged is not None:
+            announce_challenge_on_commit(ChallengeChange(challenge.pk, "received"))
+    return challenge
+
+
+def accept(challenge_id: int, actor: Player) -> Outcome:
+    """Take a seek or accept a challenge: the table opens with both seated and the match on."""
+    with transaction.atomic():
+        challenge = _lock(challenge_id, actor)
+        if challenge.challenger_id == actor.pk:
+            raise Conflict("This is your own offer.")
+        _require_account(actor, "Sign up to accept challenges and take seeks.")
+        _require_open(challenge)
+        challenger = challenge.challenger
+        table = create_table(challenger, **challenge.options)
+        join_table(table, actor)
+        outcome = start_match(table, challenger)
+        _answer(challenge, Challenge.Status.ACCEPTED, table=outcome.table)
+        return Outcome(outcome.table, outcome.table.seat_of(actor))
+
+
+def decline(challenge_id: int, actor: Player) -> Challenge:
+    with transaction.atomic():
+        challenge = _lock(challenge_id, actor)
+        if challenge.challenged_id != actor.pk:
+            raise Forbidden("Only the challenged player can decline.")
+        _require_open(challenge)
+        _answer(challenge, Challenge.Status.DECLINED)
+    return challenge
+
+
+def withdraw(challenge_id: int, actor: Player) -> Challenge:
+    with transaction.atomic():
+        challenge = _lock(challenge_id, actor)
+        if challenge.challenger_id != actor.pk:
+            raise Forbidden("Only the player who made the offer can withdraw it.")
+        _require_open(challenge)
+        _answer(challenge, Challenge.Status.WITHDRAWN)
+    return challenge
+
+
+def _lock(challenge_id: int, actor: Player) -> Challenge:
+    """The offer, locked; one the actor may not see is as good as missing (404)."""
+    challenge = (
+        Challenge.objects.select_for_update(of=("self",))
+        .select_related("challenger", "challenged")
+        .filter(pk=challenge_id)
+        .first()
+    )
+    visible = challenge is not None and (
+        challenge.is_seek or actor.pk in (challenge.challenger_id, challenge.challenged_id)
+    )
+    if challenge is None or not visible:
+        raise NotFound("There is no such challenge.")
+    return challenge
+
+
+def _require_open(challenge: Challenge) -> None:
+    if challenge.status != Challenge.Status.OPEN:
+        raise Conflict(f"This offer is no longer open: it was {challenge.get_status_display().lower()}.")
+    if challenge.expires_at <= timezone.now():
+        raise Conflict("This offer has lapsed.")
+
+
+def _require_account(player: Player, message: str) -> None:
+    if player.user_id is None or player.is_bot:
+        raise Forbidden(message)
+
+
+def _answer(challenge: Challenge, status: str, **fields: Any) -> None:
+    challenge.status = status
+    challenge.answered_at = timezone.now()
+    for name, value in fields.items():
+        setattr(challenge, name, value)
+    challenge.save(update_fields=["status", "answered_at", *fields])
+    if not challenge.is_seek or status == Challenge.Status.ACCEPTED:  # a seeker hears it was taken
+        announce_challenge_on_commit(ChallengeChange(challenge.pk, str(status)))
