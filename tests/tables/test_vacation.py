@@ -14,7 +14,7 @@ from tables.errors import BadRequest
 from tables.models import Deal, Match, Move, Player, Table, Vacation
 from tables.vacation_days import ALLOWANCE_DAYS
 
-from .helpers import ApiClient, snapshot, started, to_play
+from .helpers import ApiClient, make_account_client, snapshot, started, to_play
 
 DAY = 24 * 3600
 
@@ -289,3 +289,12 @@ def test_guests_see_no_vacation_form(alice):
     assert 'id="vacation-panel"' not in guest.client.get("/me/profile/").content.decode()
     alice.ok("get", "/me")
     assert 'id="vacation-panel"' in alice.client.get("/me/profile/").content.decode()
+
+
+def test_staff_see_vacations_in_the_admin(alice):
+    _go_away(alice)
+    staff = make_account_client("staff@example.com", staff=True)
+    staff.user.is_superuser = True
+    staff.user.save()
+    listing = staff.client.get("/admin/tables/vacation/", {"q": "alice"})
+    assert listing.status_code == 200 and "alice" in listing.content.decode()
