@@ -55,6 +55,7 @@ from .api_schemas import (
     VersionIn,
     errors,
 )
+from .archive_api import router as archive_router
 from .errors import Forbidden, NotFound
 from .models import ApiToken, Match
 from .state_schema import TableStateOut
@@ -70,6 +71,7 @@ api = NinjaAPI(
 
 
 ErrorAnswers(api)
+api.add_router("", archive_router)  # /matches/..., /me/archive
 
 
 # -- tables --------------------------------------------------------------------------------

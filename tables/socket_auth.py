@@ -23,7 +23,7 @@ from .models import Player
 class SocketCaller:
     allowed: bool
     player: Player | None = None
-    via: str = "none"  # "token", "session", or "none"
+    via: str = "none"  # "token", "session", "anonymous" (a browser with no session), or "none"
 
 
 class BearerTokenMiddleware:
@@ -48,8 +48,10 @@ def SocketAuthMiddlewareStack(inner: Any) -> Any:
 
 
 def resolve_caller(scope: Mapping[str, Any]) -> SocketCaller:
-    """As the HTTP API decides: a token must be valid; a browser needs a session or a guest
-    cookie (a visitor with a session but no name yet watches as a spectator)."""
+    """As the HTTP API decides: a token must be valid; a browser with an account or a guest
+    cookie is that player; any other browser is a visitor with the link, as on the page: it
+    watches the spectators' view (the table socket refuses its moves and chat, and the user
+    socket closes without a player)."""
     raw = scope.get("api_token")
     if raw:
         player = identity.player_for_api_token(raw)
@@ -64,4 +66,4 @@ def resolve_caller(scope: Mapping[str, Any]) -> SocketCaller:
     if player is not None:
         return SocketCaller(True, player, "session")
     has_session = session is not None and session.session_key is not None
-    return SocketCaller(has_session, None, "session" if has_session else "none")
+    return SocketCaller(True, None, "session" if has_session else "anonymous")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import challenge_views, views
+from . import archive_views, challenge_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,5 +17,8 @@ urlpatterns = [
         challenge_views.answer_challenge,
         name="answer_challenge",
     ),
+    path("matches/<int:match_id>/", archive_views.match_archive, name="match_archive"),
+    path("matches/<int:match_id>/deals/<int:number>/", archive_views.deal_replay, name="deal_replay"),
+    path("me/archive/", archive_views.my_archive, name="my_archive"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]

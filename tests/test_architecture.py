@@ -169,6 +169,8 @@ LAYERS = {
             "tables.engine",
             "tables.payloads",
             "tables.selectors",
+            "tables.archive",
+            "tables.replays",
             "tables.reads",
             "tables.writes",
             "tables.errors",

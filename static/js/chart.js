@@ -3,12 +3,33 @@ const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 300;
 const HEIGHT = 150;
 const PAD = { left: 28, right: 10, top: 10, bottom: 20 };
+const LABEL_CHARS = 22;
+const LABEL_HEIGHT = 10;
 
 function node(name, attributes, text) {
   const element = document.createElementNS(SVG, name);
   for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
   if (text !== undefined) element.textContent = text;
   return element;
+}
+
+// A name at the end of its line, cut short enough that two of them fit the chart side by side
+// with the axis labels; the full name is the label's title.
+function shortLabel(name) {
+  return name.length > LABEL_CHARS ? `${name.slice(0, LABEL_CHARS - 1)}…` : name;
+}
+
+// Each name just above its line's end, inside the plot, and the two at least a line apart.
+function nameLabelsY(ends) {
+  const lowest = HEIGHT - PAD.bottom - 4;
+  const highest = PAD.top + LABEL_HEIGHT;
+  const wanted = ends.map((end) => Math.min(lowest, Math.max(highest, end - 5)));
+  const [upper, lower] = wanted[0] <= wanted[1] ? [0, 1] : [1, 0];
+  if (wanted[lower] - wanted[upper] < LABEL_HEIGHT + 2) {
+    wanted[lower] = Math.min(lowest, wanted[upper] + LABEL_HEIGHT + 2);
+    wanted[upper] = wanted[lower] - LABEL_HEIGHT - 2;
+  }
+  return wanted;
 }
 
 export function scoreChart(sheet, target, names, title) {
@@ -31,9 +52,12 @@ export function scoreChart(sheet, target, names, title) {
     totals.forEach((pair, index) => {
       svg.append(node("circle", { class: `dot${seat}`, cx: x(index), cy: y(pair[seat]), r: 3 }));
     });
-    const last = totals[totals.length - 1][seat];
-    const labelY = y(last) + (seat === 0 ? -6 : 12);
-    svg.append(node("text", { x: Math.max(PAD.left, x(totals.length - 1) - 40), y: labelY }, names[seat]));
+  }
+  const labelsY = nameLabelsY(totals[totals.length - 1].map(y));
+  for (const seat of [0, 1]) {
+    const label = node("text", { class: "name", x: WIDTH - PAD.right - 4, y: labelsY[seat], "text-anchor": "end" }, shortLabel(names[seat]));
+    label.append(node("title", {}, names[seat]));
+    svg.append(label);
   }
   totals.forEach((_pair, index) => {
     if (index > 0) svg.append(node("text", { x: x(index) - 3, y: HEIGHT - 6 }, String(index)));

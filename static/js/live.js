@@ -20,11 +20,11 @@ export class LiveTable {
     this.moves = new Map(); // client_move_id or request_id -> resolve, for moves and actions sent over the socket
   }
 
-  // A visitor with neither a name nor a session is refused by the socket: it only polls.
-  start(state, chat, canSocket = true) {
+  // Every visitor gets the socket, a logged-out spectator too (the spectators' view, read-only).
+  start(state, chat) {
     this.version = state.version;
     for (const message of chat) this.lastChatId = Math.max(this.lastChatId, message.id);
-    if (canSocket && socketsOffered("tables")) this.connect();
+    if (socketsOffered("tables")) this.connect();
     this.schedulePoll();
     document.addEventListener("visibilitychange", () => {
       this.send({ type: "visibility", visible: document.visibilityState === "visible" });

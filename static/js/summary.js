@@ -79,10 +79,18 @@ function outcomeSentence(result, knocker, names) {
   return fmt(sentences[result.outcome], { name: names[winner], points: result.points });
 }
 
+// A player's name as a column heading: a long one (up to 40 characters) ends in an ellipsis,
+// in full on hover, so the score columns keep their room.
+function nameHeader(name) {
+  const cell = element("th", "who", name);
+  cell.title = name;
+  return cell;
+}
+
 export function scoreSheetTable(sheet, names) {
   const table = element("table", "score-sheet");
   const head = element("tr");
-  for (const text of ["#", names[0], names[1], _("Result")]) head.append(element("th", "", text));
+  head.append(element("th", "", "#"), nameHeader(names[0]), nameHeader(names[1]), element("th", "", _("Result")));
   table.appendChild(element("thead")).append(head);
   const body = table.appendChild(element("tbody"));
   sheet.forEach((row, index) => {
@@ -99,7 +107,7 @@ export function scoreSheetTable(sheet, names) {
 function finalScores(match, names) {
   const table = element("table", "score-sheet final-scores");
   const head = element("tr");
-  for (const text of ["", names[0], names[1]]) head.append(element("th", "", text));
+  head.append(element("th"), nameHeader(names[0]), nameHeader(names[1]));
   table.appendChild(element("thead")).append(head);
   const body = table.appendChild(element("tbody"));
   const rows = [

@@ -8,6 +8,9 @@ export function drawChat() {
   const log = clear($("chat-log"));
   const spectator = mySeat() === null;
   $("chat-tabs").hidden = !spectator || !ui.state.options.spectator_chat;
+  // A visitor with no name reads the chat; where spectators may chat, the page says how to join in.
+  const nameNote = document.getElementById("chat-name-note");
+  if (nameNote) nameNote.hidden = !spectator || !ui.state.options.spectator_chat;
   for (const button of $("chat-tabs").querySelectorAll("button")) {
     button.setAttribute("aria-selected", String(button.dataset.channel === ui.chatChannel));
   }

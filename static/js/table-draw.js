@@ -51,7 +51,6 @@ function drawActions() {
   $("btn-hint").setAttribute("aria-pressed", String(ui.hint));
   show("btn-next-deal", seated && status === "between_deals");
   show("btn-summary", Boolean(v && v.phase === "over") && $("summary").hidden);
-  show("btn-resign", seated && (status === "playing" || status === "between_deals"));
   show("menu-resign", seated && (status === "playing" || status === "between_deals"));
 }
 

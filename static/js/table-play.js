@@ -45,21 +45,24 @@ export function onKnock() {
   if (knock) move(`knock ${knock.card}`);
 }
 
+// RESIGN lives in the table menu, away from the play buttons; the first tap arms it, the
+// second (within four seconds) gives up the match. True when the resignation was sent.
 let resignArmed = false;
 export function onResign() {
+  const button = $("menu-resign");
   if (!resignArmed) {
     resignArmed = true;
-    $("btn-resign").textContent = _("CONFIRM: RESIGN");
-    toast(_("Tap RESIGN again to give up the match."));
+    button.textContent = _("CONFIRM: RESIGN");
     setTimeout(() => {
       resignArmed = false;
-      $("btn-resign").textContent = _("RESIGN");
+      button.textContent = _("RESIGN");
     }, 4000);
-    return;
+    return false;
   }
   resignArmed = false;
-  $("btn-resign").textContent = _("RESIGN");
+  button.textContent = _("RESIGN");
   tableCall("resign", { expected_version: ui.state.version });
+  return true;
 }
 
 export function reorder(code, target) {

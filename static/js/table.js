@@ -58,10 +58,8 @@ function wire() {
   const nextDeal = () => tableCall("next-deal", { expected_version: ui.state.version });
   $("btn-next-deal").addEventListener("click", nextDeal);
   $("summary-next").addEventListener("click", nextDeal);
-  $("btn-resign").addEventListener("click", onResign);
   $("menu-resign").addEventListener("click", () => {
-    $("menu").close();
-    onResign();
+    if (onResign()) $("menu").close();
   });
   $("btn-rematch").addEventListener("click", () => tableCall("rematch/offer"));
   $("btn-rematch-accept").addEventListener("click", () => tableCall("rematch/accept"));
@@ -134,5 +132,5 @@ render();
 drawChat();
 showRecap();
 ui.wasAwaiting = awaitsMe();
-live.start(ui.state, ui.chat, Boolean(app.dataset.canSocket));
+live.start(ui.state, ui.chat);
 app.dataset.ready = "1";

@@ -5,6 +5,7 @@ the deck the services deal. Any console error or uncaught page error fails the t
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +23,20 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+# The screenshots README.md shows: with REFRESH_DOCS_SCREENSHOTS=1 in the environment, each
+# browser test that passes copies those it took over the ones in docs/screenshots/ (README.md,
+# "Screenshots").
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DOCS_SCREENSHOT_NAMES = (
+    "desktop-classic.png",
+    "desktop-dark.png",
+    "desktop-summary.png",
+    "laptop-1366x768.png",
+    "phone-classic.png",
+    "phone-four-colour.png",
+    "phone-eleven-cards.png",
+    "score-sheet-long-names.png",
+)
 SERVER_START_SECONDS = 20
 
 # Playwright's sync API keeps an event loop in the test thread; the test's own ORM calls are
@@ -98,7 +113,9 @@ def browser() -> Iterator[object]:
 
 
 class ConsoleWatch:
-    """Collects console errors and uncaught exceptions of every page it watches."""
+    """Collects console errors, uncaught exceptions, failed requests and 4xx/5xx answers of every
+    page it watches. A request cut short because the test navigated or reloaded the page
+    (net::ERR_ABORTED) is not a failure of the site."""
 
     def __init__(self) -> None:
         self.errors: list[str] = []
@@ -106,7 +123,17 @@ class ConsoleWatch:
     def watch(self, page, who: str):
         page.on("console", lambda message: self._console(who, message))
         page.on("pageerror", lambda error: self.errors.append(f"{who}: uncaught {error}"))
+        page.on("requestfailed", lambda request: self._failed(who, request))
+        page.on("response", lambda response: self._answer(who, response))
         return page
+
+    def _failed(self, who: str, request) -> None:
+        if request.failure != "net::ERR_ABORTED":
+            self.errors.append(f"{who}: {request.method} {request.url} failed: {request.failure}")
+
+    def _answer(self, who: str, response) -> None:
+        if response.status >= 400:
+            self.errors.append(f"{who}: {response.request.method} {response.url} answered {response.status}")
 
     def _console(self, who: str, message) -> None:
         if message.type == "error":
@@ -117,13 +144,40 @@ class ConsoleWatch:
 def console() -> Iterator[ConsoleWatch]:
     watch = ConsoleWatch()
     yield watch
-    assert not watch.errors, "JavaScript errors during the test:\n" + "\n".join(watch.errors)
+    assert not watch.errors, "JavaScript errors or failed requests during the test:\n" + "\n".join(
+        watch.errors
+    )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.stash[CALL_PASSED] = report.passed
+    return report
+
+
+CALL_PASSED = pytest.StashKey[bool]()
 
 
 @pytest.fixture
-def screenshots() -> Path:
+def screenshots(request: pytest.FixtureRequest) -> Iterator[Path]:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS
+    started = time.time()
+    yield SCREENSHOTS
+    if os.environ.get("REFRESH_DOCS_SCREENSHOTS") == "1" and request.node.stash.get(CALL_PASSED, False):
+        refresh_docs_screenshots(since=started)
+
+
+def refresh_docs_screenshots(since: float) -> list[str]:
+    """Copy the documented screenshots this test took (newer than ``since``) into docs/."""
+    copied = []
+    for name in DOCS_SCREENSHOT_NAMES:
+        taken = SCREENSHOTS / name
+        if taken.exists() and taken.stat().st_mtime >= since:
+            shutil.copyfile(taken, DOCS_SCREENSHOTS / name)
+            copied.append(name)
+    return copied
 
 
 # The deal the tests play (dealer: seat 1, so the table's owner in seat 0 plays first). Seat 0

@@ -93,7 +93,7 @@ def test_two_players_play_a_deal_spectator_chat_reload_and_rematch(
     a.locator("#stock").click()
     expect(a.locator("#hand .card")).to_have_count(11)
     expect(a.locator("#btn-knock")).to_contain_text("KNOCK · 5")  # the best knock, shown before tapping
-    a.screenshot(path=str(screenshots / "desktop-classic.png"))
+    a.screenshot(path=str(screenshots / "desktop-classic.png"), animations="disabled")
     drag(a, card(a, "KD"), a.locator("#discard"))
     expect(a.locator("#hand .card")).to_have_count(10)
     expect(g.locator("#discard .card[data-card='KD']")).to_be_visible(timeout=WAIT_MS)
@@ -139,7 +139,7 @@ def test_two_players_play_a_deal_spectator_chat_reload_and_rematch(
         expect(summary).to_contain_text("Alice knocked and scores")
         expect(summary).to_contain_text("5♠ onto 2♠ 3♠ 4♠")
         expect(summary).to_contain_text("8♣ onto 9♣ 10♣ J♣")
-    a.screenshot(path=str(screenshots / "desktop-summary.png"))
+    a.screenshot(path=str(screenshots / "desktop-summary.png"), animations="disabled")
 
     # Either player deals on. With the socket open, deal-end actions go over it, not over HTTP.
     deal_end_posts: list[str] = []
@@ -149,8 +149,9 @@ def test_two_players_play_a_deal_spectator_chat_reload_and_rematch(
     expect(g.locator("#hand .card")).to_have_count(10, timeout=WAIT_MS)
     expect(a.locator("#deal-pill")).to_contain_text("Deal 2", timeout=WAIT_MS)
 
-    # Alice resigns (two taps); a rematch is offered and accepted.
-    resign = a.locator("#btn-resign")
+    # Alice resigns from the table menu (two taps); a rematch is offered and accepted.
+    a.locator("#btn-menu").click()
+    resign = a.locator("#menu-resign")
     resign.click()
     resign.click()
     expect(a.locator("#summary")).to_contain_text("Match 1 is over", timeout=WAIT_MS)
@@ -269,7 +270,7 @@ def test_phone_in_spanish_shows_the_whole_hand(browser, live_url, known_deck, ac
     open_table(page, f"/t/{token}/")
 
     expect(page.locator("html")).to_have_attribute("lang", "es")
-    for label in ("ROBAR", "TOMAR DEL POZO", "ABANDONAR"):
+    for label in ("ROBAR", "TOMAR DEL POZO"):
         expect(page.get_by_role("button", name=label, exact=True)).to_be_visible()
     expect(page.locator(".sort-bar")).to_contain_text("ORDENAR")
     expect(page.locator("#btn-points")).to_have_text("SUELTOS")
@@ -285,13 +286,13 @@ def test_phone_in_spanish_shows_the_whole_hand(browser, live_url, known_deck, ac
         "cards => cards.map(c => c.getBoundingClientRect()).map(r => [r.left, r.right])"
     ):
         assert box[0] >= 0 and box[1] <= 390, box
-    page.screenshot(path=str(screenshots / "phone-classic.png"))
+    page.screenshot(path=str(screenshots / "phone-classic.png"), animations="disabled")
 
     page.locator("#btn-menu").tap()
     page.locator("#menu-deck").select_option("four_colour")
     page.locator("#menu-close").tap()
     expect(page.locator("#table-app")).to_have_class(re.compile(r"\bdeck-four_colour\b"))
-    page.screenshot(path=str(screenshots / "phone-four-colour.png"))
+    page.screenshot(path=str(screenshots / "phone-four-colour.png"), animations="disabled")
     context.close()
 
 
@@ -311,7 +312,7 @@ def test_desktop_dark_deck_and_the_spanish_invitation(
     expect(page.locator("#hand .card")).to_have_count(11)
     page.locator("#btn-hint").click()
     expect(card(page, "KD")).to_have_class(re.compile(r"\bhint\b"))
-    page.screenshot(path=str(screenshots / "desktop-dark.png"))
+    page.screenshot(path=str(screenshots / "desktop-dark.png"), animations="disabled")
 
     spanish = new_context(browser, live_url, session=session, locale="es-ES")
     invite = console.watch(spanish.new_page(), "spanish")

@@ -230,3 +230,29 @@ def collect_alerts(inbox: Inbox, pushes: list[tuple[int, dict]], player_id: int)
             for content, _ in getattr(message, "alternatives", []):
                 inbox.add("email html", content)
     inbox.pushes_seen, inbox.emails_seen = len(pushes), len(mail.outbox)
+
+
+def test_a_logged_out_spectators_socket_carries_only_the_spectators_view(alice, bob):
+    """A visitor with the link and no session at all gets the live socket: its snapshot and every
+    event after a move name no card of a hand or of the stock, as for any spectator."""
+    token, players = started(alice, bob)
+
+    async def watch() -> list[str]:
+        socket = await connect(f"/ws/tables/{token}/")  # no cookie, no token
+        frames = [await socket.receive_from(timeout=10)]
+        await sync_to_async(play_one_move)(token, players, 0)
+        while len(frames) < 2 or '"event"' not in frames[-1]:
+            frames.append(await socket.receive_from(timeout=10))
+        await socket.disconnect()
+        return frames
+
+    frames = run(watch)
+    table = Table.objects.select_related("current_deal").get(invite_token=token)
+    secret = secret_cards(engine.load_deal(table.current_deal), None)
+    snapshot = json.loads(frames[0])
+    assert snapshot["type"] == "snapshot" and snapshot["state"]["you"]["seat"] is None
+    assert snapshot["state"]["deal"]["view"].get("hand") is None
+    for frame in frames:
+        assert not cards_named(frame) & secret, frame
+        assert not {key for key in json_keys(json.loads(frame)) if FORBIDDEN_KEYS.match(key)}
+    assert any('"event"' in frame for frame in frames)

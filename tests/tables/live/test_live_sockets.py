@@ -119,7 +119,7 @@ def test_reconnect_with_a_stale_version_gets_a_snapshot(alice, bob):
     run(body)
 
 
-def test_refused_without_identity_with_a_bad_token_a_wrong_origin_or_an_unknown_table(alice, bob):
+def test_refused_with_a_bad_token_a_wrong_origin_or_an_unknown_table(alice, bob):
     token, _ = started(alice, bob)
 
     async def refused(path, api_client=None, **kwargs):
@@ -129,7 +129,7 @@ def test_refused_without_identity_with_a_bad_token_a_wrong_origin_or_an_unknown_
         return code
 
     async def body():
-        assert await refused(f"/ws/tables/{token}/") == 4401  # no session, no token
+        # No session and no token: the table socket watches (tests/security), the user socket refuses.
         assert await refused(f"/ws/tables/{token}/", token="gm_not-a-token") == 4401
         assert await refused("/ws/me/") == 4401
         assert await refused(f"/ws/tables/{token}/", alice, origin=b"https://evil.example") != 4404

@@ -1,0 +1,56 @@
+"""Template helpers of the archive: outcome names, and the table page's list of its finished
+matches (shown only to whom may see them: the players, anyone at a public table, staff)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext
+
+from tables import archive, identity
+from tables.models import Table
+
+register = template.Library()
+
+
+@register.filter
+def match_outcome_label(outcome: str | None) -> str:
+    labels = {
+        "completed": gettext("played to the end"),
+        "resigned": gettext("resigned"),
+        "forfeit": gettext("forfeit on time"),
+    }
+    return labels.get(outcome or "", gettext("in play"))
+
+
+@register.filter
+def deal_outcome_label(outcome: str | None) -> str:
+    labels = {
+        "knock": gettext("knock"),
+        "gin": gettext("gin"),
+        "big_gin": gettext("big gin"),
+        "undercut": gettext("undercut"),
+        "dead": gettext("dead deal"),
+    }
+    return labels.get(outcome or "", outcome or "")
+
+
+@register.filter
+def deal_status_label(status: str) -> str:
+    labels = {
+        "playing": gettext("in play"),
+        "over": gettext("played out"),
+        "abandoned": gettext("cut short: its hands stay hidden"),
+    }
+    return labels.get(status, status)
+
+
+@register.inclusion_tag("tables/_table_archive.html", takes_context=True)
+def table_archive(context: template.Context, table: Table) -> dict[str, Any]:
+    """The table's latest finished matches, each linking to its archive page."""
+    request = context.get("request")
+    viewer = identity.player_for_request(request) if request is not None else None
+    user = getattr(request, "user", None)
+    staff = bool(user is not None and user.is_staff)
+    return {"matches": archive.finished_matches_at(table, viewer, staff)}
