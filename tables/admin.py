@@ -13,7 +13,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from . import payloads
-from .models import ApiToken, ChatMessage, Deal, Match, Move, Player, Table
+from .models import ApiToken, ChatMessage, Deal, Match, Move, Player, Table, Vacation
 
 PLAYER_SEARCH = ("display_name", "user__email")
 
@@ -69,7 +69,15 @@ class PlayerAdmin(ModelAdmin):
     list_display = ("display_name", "user", "is_bot", "bot_level", "language", "created_at")
     list_filter = ("is_bot", "language", "deck_design")
     search_fields = PLAYER_SEARCH
-    readonly_fields = ("guest_key", "created_at")
+    readonly_fields = ("guest_key", "created_at", "vacation_started_at", "vacation_until")
+
+
+@admin.register(Vacation)
+class VacationAdmin(ReadOnlyAdmin):
+    """Vacations are declared and ended by their players (tables.services.vacation)."""
+
+    list_display = ("player", "first_day", "last_day", "starts_at", "ends_at")
+    search_fields = tuple(f"player__{field}" for field in PLAYER_SEARCH)
 
 
 @admin.register(Table)

@@ -51,6 +51,7 @@ from .api_schemas import (
     RevokedOut,
     TokenIn,
     TokensOut,
+    VacationIn,
     VersionIn,
     errors,
 )
@@ -304,6 +305,26 @@ def update_profile(request: HttpRequest, payload: ProfileIn) -> dict[str, Any]:
     player = player_of(request)
     services.update_profile(player, **payload.dict(exclude_none=True))
     return payloads.profile(player)
+
+
+@api.put(
+    "/me/vacation",
+    response={200: ProfileOut, **TABLE_WRITE_ERRORS},
+    summary="Be on vacation until the end of a day (accounts): slow clocks stop",
+    tags=["me"],
+)
+def declare_vacation(request: HttpRequest, payload: VacationIn) -> dict[str, Any]:
+    return payloads.profile(services.declare_vacation(player_of(request), payload.until))
+
+
+@api.delete(
+    "/me/vacation",
+    response={200: ProfileOut, **TABLE_WRITE_ERRORS},
+    summary="End the vacation now: the days not begun are given back",
+    tags=["me"],
+)
+def end_vacation(request: HttpRequest) -> dict[str, Any]:
+    return payloads.profile(services.end_vacation(player_of(request)))
 
 
 @api.get(

@@ -7,6 +7,7 @@ error body; each endpoint lists the statuses it can answer with (``errors``).
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any, Literal
 
 from ninja import Schema
@@ -217,6 +218,14 @@ class MyTablesOut(Schema):
     tables: list[MyTableOut]
 
 
+class VacationOut(Schema):
+    until: str | None = Field(description="while on vacation: when it ends")
+    last_day: str | None = Field(description="while on vacation: its last day, in the account's time zone")
+    allowance_days: int = Field(description="vacation days per calendar year")
+    year: int = Field(description="the current year, in the account's time zone")
+    days_left: int = Field(description="days of this year's allowance not yet used")
+
+
 class ProfileOut(Schema):
     display_name: str
     is_guest: bool
@@ -224,6 +233,11 @@ class ProfileOut(Schema):
     language: str
     time_zone: str
     alert_prefs: dict[str, Any]
+    vacation: VacationOut
+
+
+class VacationIn(Schema):
+    until: dt.date = Field(description="the vacation's last day, in the account's time zone")
 
 
 class LobbyRowOut(Schema):

@@ -52,6 +52,9 @@ class Player(models.Model):
     alert_prefs = models.JSONField(default=dict, blank=True)
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
+    # The vacation under way (tables.services.vacation), both set or both null: slow clocks stop.
+    vacation_started_at = models.DateTimeField(null=True, blank=True)
+    vacation_until = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -68,6 +71,32 @@ class Player(models.Model):
     @property
     def is_guest(self) -> bool:
         return not self.is_bot and self.user_id is None
+
+    def on_vacation(self, at: dt.datetime) -> bool:
+        return (
+            self.vacation_started_at is not None
+            and self.vacation_until is not None
+            and self.vacation_started_at <= at < self.vacation_until
+        )
+
+
+class Vacation(models.Model):
+    """One vacation of an account: the local calendar days it counts against the yearly
+    allowance (tables/vacation_days.py) and when it runs. Ending early moves ``last_day`` and
+    ``ends_at`` back, which gives the unused days back."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="vacations")
+    first_day = models.DateField()  # in the player's time zone when declared
+    last_day = models.DateField()
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "last_day"])]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.first_day} to {self.last_day}"
 
 
 class ApiToken(models.Model):
@@ -93,9 +122,12 @@ class Table(models.Model):
         PUBLIC = "public", "Listed in the lobby"
 
     TURN_CLOCKS = (30, 45, 60, 90, 600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
+    # More time given (and a clock stopped by vacation) never leaves a turn more than this many
+    # turn clocks of time.
+    MAX_CLOCK_PERIODS = 3
     DEFAULT_TURN_SECONDS = 24 * 3600
-    # The pace of play: a turn clock this long or longer is a slow (correspondence) table, whose
-    # move log is on unless chosen otherwise.
+    # The pace of play: a turn clock this long or longer is a slow (correspondence) table: its
+    # move log is on unless chosen otherwise, and vacation stops its clock.
     SLOW_CLOCK_SECONDS = 12 * 3600
     # A rematch offer stands at least this long, and as long as a turn where turns are longer:
     # at a slow table the opponent may be offline for days and must still find the offer.
@@ -152,6 +184,10 @@ class Table(models.Model):
         if self.seat1_id == player.pk:
             return 1
         return None
+
+    @property
+    def has_slow_clock(self) -> bool:
+        return self.pace_of(self.turn_seconds) == "slow"
 
     def seat_player_id(self, seat: int) -> int | None:
         return self.seat0_id if seat == 0 else self.seat1_id
@@ -219,6 +255,10 @@ class Deal(models.Model):
     points = models.PositiveIntegerField(default=0)
     # When the current turn (or, after the deal, the wait for the next deal) runs out.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The turn's clock stopped while its player is on vacation: the seconds it resumes with
+    # (the deadline is null meanwhile).
+    paused_left = models.PositiveIntegerField(null=True, blank=True)
+    more_time_given = models.PositiveSmallIntegerField(default=0)  # times in the current turn
     decided_by_timeout = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 import rules
 
-from . import engine
+from . import engine, selectors, vacation_days
 from .models import ApiToken, Challenge, ChatMessage, Deal, Match, Move, Player, Table
 
 
@@ -23,7 +23,15 @@ def player_summary(player: Player | None) -> dict[str, Any] | None:
         "is_bot": player.is_bot,
         "bot_level": player.bot_level or None,
         "is_guest": player.is_guest,
+        "vacation_until": vacation_until(player),
     }
+
+
+def vacation_until(player: Player) -> str | None:
+    """When the player's vacation ends, while it is under way."""
+    if player.vacation_until is None or not player.on_vacation(timezone.now()):
+        return None
+    return player.vacation_until.isoformat()
 
 
 def table_status(table: Table) -> str:
@@ -132,6 +140,8 @@ def deal_state(deal: Deal, seat: int | None, move_log: bool = True) -> dict[str,
         "status": deal.status,
         "deadline": deal.deadline.isoformat() if deal.deadline else None,
         "seconds_left": seconds_left(deal),
+        "paused_left": deal.paused_left,
+        "more_time_given": deal.more_time_given,
         "view": shown,
         "coach": coach(view),
         "dead_hands": dead_hands(view),
@@ -310,6 +320,24 @@ def profile(player: Player) -> dict[str, Any]:
         "language": player.language,
         "time_zone": player.time_zone,
         "alert_prefs": player.alert_prefs,
+        "vacation": vacation(player),
+    }
+
+
+def vacation(player: Player) -> dict[str, Any]:
+    """The player's vacation under way and what is left of this year's allowance (their year)."""
+    now = timezone.now()
+    year = vacation_days.local_day(now, player.time_zone).year
+    until = vacation_until(player)
+    last_day = None
+    if until is not None and player.vacation_until is not None:  # it ends as its last day does
+        last_day = vacation_days.local_day(player.vacation_until - dt.timedelta(seconds=1), player.time_zone)
+    return {
+        "until": until,
+        "last_day": last_day.isoformat() if last_day else None,
+        "allowance_days": vacation_days.ALLOWANCE_DAYS,
+        "year": year,
+        "days_left": vacation_days.days_left(selectors.vacation_days_of(player), year),
     }
 
 

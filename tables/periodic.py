@@ -13,6 +13,8 @@ def periodic_tasks() -> dict[str, float]:
         "tables.tasks.kick_stalled_bots": 10.0,
         "tables.tasks.sweep_rematch_offers": 15.0,  # an offer lasts 10 minutes or more: 15 s late is fine
         "tables.tasks.remind_slow_turns": 30.0,
+        # a clock stopped for a vacation restarts from the vacation's end, however late this runs
+        "tables.tasks.sweep_vacations": 30.0,
         "tables.tasks.send_digests": 300.0,
         "tables.tasks.sweep_challenge_alerts": 60.0,
     }

@@ -140,6 +140,10 @@ class DealStateOut(Schema):
     status: Literal["playing", "over", "abandoned"]
     deadline: str | None = Field(description="when the turn's clock (or the wait for the next deal) runs out")
     seconds_left: int | None
+    paused_left: int | None = Field(
+        description="the turn's clock stopped (its player on vacation): the seconds it resumes with"
+    )
+    more_time_given: int = Field(description="times the opponent gave more time this turn")
     view: DealViewOut
     coach: CoachOut | None = Field(description="the caller's seat while the deal is played")
     dead_hands: list[GroupingOut] | None = Field(description="both hands, after a dead deal")
@@ -201,6 +205,7 @@ class SeatOut(Schema):
     is_bot: bool
     bot_level: Literal["tito", "carmen", "luna"] | None
     is_guest: bool
+    vacation_until: str | None = Field(description="while on vacation: when it ends")
 
 
 class YouOut(Schema):

@@ -71,6 +71,12 @@ def sweep_rematch_offers() -> int:
 
 
 @shared_task(ignore_result=True)
+def sweep_vacations() -> int:
+    """End each vacation whose last day is over: its stopped clocks run again."""
+    return services.sweep_vacations()
+
+
+@shared_task(ignore_result=True)
 def remind_slow_turns() -> int:
     return notify.send_due_reminders()
 

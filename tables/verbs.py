@@ -58,6 +58,15 @@ VERBS = (
     ),
     TableVerb("resign", "resign", "Give up the match", "play", VERSION, True, services.resign),
     TableVerb(
+        "more_time",
+        "more-time",
+        "Give the opponent one more turn clock on their turn",
+        "play",
+        VERSION,
+        True,
+        services.give_more_time,
+    ),
+    TableVerb(
         "rematch_offer", "rematch/offer", "Offer a rematch", "play", NO_BODY, True, services.offer_rematch
     ),
     TableVerb(

@@ -4,6 +4,7 @@ the API does; the browser issue replaces the table page with the live UI later."
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable
 from typing import Any
@@ -245,6 +246,9 @@ def profile(request: HttpRequest) -> HttpResponse:
     if player is None:
         return redirect("new_table")
     language = translation.get_language()
+    if request.method == "POST" and request.POST.get("vacation"):
+        _change_vacation(request, player)
+        return redirect("profile")
     if request.method == "POST":
         changes = {
             name: request.POST[name]
@@ -263,6 +267,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         "designs": Player.DeckDesign.choices,
         "languages": Player.Language.choices,
         "api_tokens": identity.live_api_tokens(player.user) if player.user is not None else [],
+        "vacation": (vacation := payloads.vacation(player)),
+        "vacation_last_day": dt.date.fromisoformat(vacation["last_day"]) if vacation["last_day"] else None,
     }
     with translation.override(language):
         response = render(request, "tables/profile.html", context)
@@ -270,6 +276,25 @@ def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         response.set_cookie(settings.LANGUAGE_COOKIE_NAME, player.language, samesite="Lax")
     return response
+
+
+def _change_vacation(request: HttpRequest, player: Player) -> None:
+    """The profile's vacation form: go on vacation until a day, move that day, or come back."""
+    try:
+        if request.POST["vacation"] == "end":
+            services.end_vacation(player)
+            messages.success(request, translation.gettext("Welcome back: your clocks run again."))
+            return
+        try:
+            last_day = dt.date.fromisoformat(request.POST.get("until", ""))
+        except ValueError:
+            raise BadRequest(
+                translation.gettext("Choose the last day of your vacation."), field="until"
+            ) from None
+        services.declare_vacation(player, last_day)
+        messages.success(request, translation.gettext("You are on vacation: your slow clocks have stopped."))
+    except ServiceError as error:
+        messages.error(request, error.message)
 
 
 @require_POST

@@ -177,6 +177,7 @@ LAYERS = {
             "tables.changes",
             "tables.identity",
             "tables.text_input",
+            "tables.vacation_days",
             "tables.periodic",
             "tables.csp",
             "tables.alerts.models",

@@ -53,6 +53,7 @@ function applyState(state) {
   render();
   announceTurn();
   rememberSeen();
+  window.dispatchEvent(new Event("ginmesa:state")); // table-time.js: vacation, more time
   window.dispatchEvent(new Event("ginmesa:pending-changed"));
 }
 

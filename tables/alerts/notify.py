@@ -76,6 +76,8 @@ def on_table_change(table: Table, kind: str) -> None:
     """Alert whoever the change concerns and refresh the players' pending counts."""
     if kind == "move" and selectors.mid_turn(table.current_deal):
         return  # a draw: the drawer was told when the turn began, and no count changed
+    if kind == "more_time":
+        return  # the same turn, only longer: the table page shows it, and no count changed
     for alert in alerts_for(table, kind):
         deliver(alert)
     if kind == "chat":
@@ -105,8 +107,8 @@ def alerts_for(table: Table, kind: str) -> list[Alert]:
         to_play = deal.to_play
         assert to_play is not None  # a deal in play always has someone to play
         player = table.seats[to_play]
-        if player is None or player.is_bot:
-            return []
+        if player is None or player.is_bot or deal.deadline is None:
+            return []  # no deadline: the clock stopped for a vacation, told when it runs again
         return [Alert("your_move", player, table, turn_occasion(deal), _names(table, to_play))]
     if status == "match_over":
         if kind == "rematch" and table.rematch_offered_by is not None:

@@ -8,6 +8,7 @@ from .chat import post_chat, set_mute
 from .clocks import apply_timeout, sweep_overdue
 from .common import Outcome
 from .matches import next_deal, resign, start_match
+from .more_time import give_more_time
 from .play import apply_move, parse_action
 from .profile import adopt_guest, update_profile
 from .rematch import (
@@ -18,6 +19,7 @@ from .rematch import (
     sweep_rematch_offers,
 )
 from .seats import add_bot, bot_player, check_table_options, create_table, join_table, leave_seat
+from .vacation import declare_vacation, end_vacation, expire_vacation, sweep_vacations
 
 __all__ = [
     "Outcome",
@@ -30,8 +32,12 @@ __all__ = [
     "challenges",
     "check_table_options",
     "create_table",
+    "declare_vacation",
     "decline_rematch",
+    "end_vacation",
     "expire_rematch_offer",
+    "expire_vacation",
+    "give_more_time",
     "join_table",
     "leave_seat",
     "next_deal",
@@ -43,5 +49,6 @@ __all__ = [
     "start_match",
     "sweep_overdue",
     "sweep_rematch_offers",
+    "sweep_vacations",
     "update_profile",
 ]

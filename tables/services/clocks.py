@@ -1,6 +1,7 @@
 """When a turn's clock runs out: the server plays for the absent player, or deals the next deal.
 
-Deadlines live on the deal rows. A timeout arrives twice at most (its ETA task and the
+Deadlines live on the deal rows. A player on vacation at a slow table never times out: the
+clock stops instead (tables/services/vacation.py). A timeout arrives twice at most (its ETA task and the
 sweeper); each carries the table version it was set at, and a stale one does nothing.
 """
 
@@ -17,9 +18,10 @@ from .. import engine
 from ..models import Deal, Match, Move, Table
 from ..selectors import overdue_deals
 from ..writes import WriteBatch
-from .common import Outcome, announce, bump, lock_current_deal, lock_table
+from .common import Outcome, announce, bump, clock_stopped_for, lock_current_deal, lock_table
 from .matches import abandon, next_deal
 from .play import append_move, save_state
+from .vacation import hold_overdue_clock
 
 
 def apply_timeout(
@@ -44,6 +46,10 @@ def apply_timeout(
             return None
         if deal.status != Deal.Status.PLAYING:
             return next_deal(table, None, table.version, source=Move.Source.TIMEOUT)
+        if clock_stopped_for(table, deal.to_play, timezone.now()):
+            held = hold_overdue_clock(table, deal)  # on vacation: the clock stops, nobody times out
+            if held is not None:
+                return held
         return _time_out_turn(table, deal)
 
 

@@ -95,6 +95,21 @@ def deadline(table: Table) -> dt.datetime:
     return timezone.now() + dt.timedelta(seconds=table.turn_seconds)
 
 
+def clock_stopped_for(table: Table, seat: int | None, at: dt.datetime) -> bool:
+    """Is the clock of ``seat`` stopped at ``at``: a slow table, its player on vacation."""
+    player = table.seats[seat] if seat is not None else None
+    return table.has_slow_clock and player is not None and player.on_vacation(at)
+
+
+def start_clock(table: Table, deal: Deal) -> None:
+    """A new turn's clock: a full turn, kept stopped while its player is on vacation."""
+    deal.more_time_given = 0
+    if clock_stopped_for(table, deal.to_play, timezone.now()):
+        deal.deadline, deal.paused_left = None, table.turn_seconds
+    else:
+        deal.deadline, deal.paused_left = deadline(table), None
+
+
 @functools.cache
 def _table_update(fields: tuple[str, ...]) -> CompiledUpdate:
     return CompiledUpdate(Table, ("version", "updated_at", *fields))
@@ -109,12 +124,16 @@ def bump(table: Table, *fields: str, batch: WriteBatch | None = None) -> None:
         batch.update(_table_update(fields), table)
 
 
+# The kinds of change announced with each seated player's state built from the locked rows.
+STATE_KINDS = ("move", "timeout", "state", "vacation", "more_time")
+
+
 def announce(table: Table, deal: Deal | None, kind: str = "state") -> None:
     """Announce the table's new version after commit, with what follows it: a bot's turn and
     (unless a draw left the turn as it was) alerts and clocks."""
     version = table.version
     follow_up = not (kind == "move" and mid_turn(deal))
-    with_states = deal is not None and kind in ("move", "timeout", "state")  # its rows are loaded
+    with_states = deal is not None and kind in STATE_KINDS  # its rows are loaded
     bot_turn = _bot_turn(table, deal)
 
     def change() -> TableChange:

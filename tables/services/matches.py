@@ -16,11 +16,11 @@ from .common import (
     announce,
     bump,
     check_version,
-    deadline,
     lock_table,
     playing_match,
     require_owner,
     seat_of,
+    start_clock,
 )
 
 
@@ -57,7 +57,7 @@ def begin_match(table: Table, number: int) -> Deal:
 
 def _deal(table: Table, match: Match, number: int, dealer: int) -> Deal:
     deal, _ = engine.new_deal_row(match, number, dealer)
-    deal.deadline = deadline(table)
+    start_clock(table, deal)
     deal.save()
     table.current_deal = deal
     return deal
@@ -104,7 +104,7 @@ def abandon(deal: Deal, match: Match, outcome: str, leaver: int) -> None:
     if deal.status == Deal.Status.PLAYING:
         deal.status = Deal.Status.ABANDONED
         deal.ended_at = timezone.now()
-    deal.deadline = None
+    deal.deadline, deal.paused_left = None, None
     deal.save()
     reason = "forfeit" if outcome == Match.Outcome.FORFEIT else "resign"
     end_match(match, engine.load_match(match).resign(leaver, reason), outcome)

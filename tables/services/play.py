@@ -18,7 +18,17 @@ from ..errors import Conflict, Forbidden, ServiceError, StaleVersion
 from ..models import Deal, Match, Move, Player, Table
 from ..selectors import TableRef
 from ..writes import CompiledInsert, CompiledUpdate, WriteBatch
-from .common import Outcome, announce, bump, check_version, deadline, lock_current_deal, lock_table, seat_of
+from .common import (
+    Outcome,
+    announce,
+    bump,
+    check_version,
+    deadline,
+    lock_current_deal,
+    lock_table,
+    seat_of,
+    start_clock,
+)
 from .matches import end_match
 
 # What play changes on a deal row; its deck, rule set and number are written once, when dealt.
@@ -32,6 +42,8 @@ DEAL_PLAY_FIELDS = (
     "winner",
     "points",
     "deadline",
+    "paused_left",
+    "more_time_given",
     "decided_by_timeout",
     "ended_at",
 )
@@ -166,9 +178,10 @@ def save_state(
     engine.store_deal(deal, state)
     if state.is_over:
         deal.ended_at = timezone.now()
+        deal.paused_left, deal.more_time_given = None, 0
         _record_deal(table, deal, state)
     elif turn_changed:
-        deal.deadline = deadline(table)
+        start_clock(table, deal)
     writes.update(_SAVE_PLAY, deal)
 
 

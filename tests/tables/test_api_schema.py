@@ -54,7 +54,16 @@ def test_the_error_bodies_and_the_verbs_answers():
     assert "retry_after" in schemas["RateLimitedOut"]["required"]
     chat = SCHEMA["paths"]["/api/tables/{token}/chat"]["post"]["responses"]
     assert body_schema(chat[413]) == "ErrorOut" and body_schema(chat[429]) == "RateLimitedOut"
-    for verb in ("bot", "leave", "start", "next-deal", "resign", "rematch/offer", "rematch/decline"):
+    for verb in (
+        "bot",
+        "leave",
+        "start",
+        "next-deal",
+        "resign",
+        "more-time",
+        "rematch/offer",
+        "rematch/decline",
+    ):
         responses = SCHEMA["paths"][f"/api/tables/{{token}}/{verb}"]["post"]["responses"]
         assert body_schema(responses[200]) == "TableStateOut", verb
         assert body_schema(responses[409]) == "ConflictOut", verb
@@ -70,6 +79,8 @@ def test_the_state_schema_names_the_main_properties():
         "status",
         "deadline",
         "seconds_left",
+        "paused_left",
+        "more_time_given",
         "view",
         "coach",
         "dead_hands",
@@ -91,7 +102,13 @@ def test_the_state_schema_names_the_main_properties():
     match = {"totals", "score_sheet", "final_scores", "dealer_next", "timeouts_in_row"}
     assert match <= set(schemas["MatchStateOut"]["properties"])
     assert set(schemas["RematchOut"]["properties"]) == {"offered_by", "declined_by", "expires_at"}
-    assert set(schemas["SeatOut"]["properties"]) == {"name", "is_bot", "bot_level", "is_guest"}
+    assert set(schemas["SeatOut"]["properties"]) == {
+        "name",
+        "is_bot",
+        "bot_level",
+        "is_guest",
+        "vacation_until",
+    }
 
 
 def same_through(schema: type, data: dict[str, Any]) -> None:
