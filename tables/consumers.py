@@ -20,7 +20,7 @@ from django.db.models import Max
 import rules
 
 from . import events, payloads, selectors, services, verbs
-from .alerts import notify, presence
+from .alerts import notify, presence, watchers
 from .errors import NotFound, ServiceError, StaleVersion
 from .models import ChatMessage, Player, Table
 from .sockets import (
@@ -66,7 +66,13 @@ class TableConsumer(LiveConsumer):
         await self.send_state(None)
         if self.player is not None:
             await db(presence.touch_table)(self.player.pk, self.table_id, visible=True)
-            await db(events.publish_presence)(self.table_id)
+        else:  # a visitor with no player: a lease in the cache (alerts.watchers) counts it
+            self.watch = watchers.Watch(self.table_id)
+            try:
+                await db(watchers.claim)(self.watch)
+            except Exception:  # the cache is down: the page still works, uncounted until a beat
+                log.warning("spectator lease not taken: the cache is unavailable", exc_info=True)
+        await db(events.publish_presence)(self.table_id)
         self.start_heartbeat()
 
     def _last_chat_id(self) -> int:
@@ -80,9 +86,17 @@ class TableConsumer(LiveConsumer):
             with contextlib.suppress(Exception):
                 await db(presence.touch_table)(player.pk, self.table_id, visible=False, online=False)
                 await db(events.publish_presence)(self.table_id)
+        watch = getattr(self, "watch", None)
+        if watch is not None:
+            with contextlib.suppress(Exception):
+                await db(watchers.release)(watch)
+                await db(events.publish_presence)(self.table_id)
 
     def lease(self) -> tuple[int, int, bool] | None:
         return None if self.player is None else (self.player.pk, self.table_id, self.visible)
+
+    def watch_lease(self) -> watchers.Watch | None:
+        return getattr(self, "watch", None)
 
     # -- server to client ------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
-from .alerts import presence
+from .alerts import presence, watchers
 from .changes import TableChange
 from .errors import NotFound
 from .selectors import get_table
@@ -84,13 +84,15 @@ def encoded_state(state: dict[str, Any]) -> dict[str, str]:
 def publish_presence(table_id: int) -> None:
     """Who is at the table now: the seats' rows and how many watch. They are public and the
     same for every viewer, so they are read once here and carried by the message, not read
-    again by each socket."""
+    again by each socket. Spectators: those with a player (their leases) and the visitors
+    without one (alerts.watchers)."""
     try:
         table = get_table(table_id)
     except NotFound:
         return
     message = {"type": "table.presence", "table": table_id, "seats": presence.seats(table)}
-    group_send(table_group(table_id), {**message, "spectators": presence.spectators(table)})
+    spectators = presence.spectators(table) + watchers.count(table_id)
+    group_send(table_group(table_id), {**message, "spectators": spectators})
 
 
 def publish_to_player(player_id: int, message: dict[str, Any]) -> None:

@@ -14,7 +14,8 @@ from django.utils.translation import gettext_lazy
 import rules
 from rules import RULESETS, Card, Ruleset, Showdown
 
-from .models import Table
+from .models import Challenge, Table
+from .services.challenges import MAX_OPEN_CHALLENGES, MAX_OPEN_SEEKS
 from .templatetags.ginmesa import clock_label
 
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -219,5 +220,8 @@ def help_page(request: HttpRequest) -> HttpResponse:
         "default_clock": clock_label(Table.DEFAULT_TURN_SECONDS),
         "forfeit_after": Table._meta.get_field("forfeit_after").default,
         "default_ruleset": RULESETS["playgridia"],
+        "challenge_days": Challenge.LIFETIME.days,
+        "max_challenges": MAX_OPEN_CHALLENGES,
+        "max_seeks": MAX_OPEN_SEEKS,
     }
     return render(request, "guide/help.html", context)

@@ -24,7 +24,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import connection
 
 from . import events
-from .alerts import presence
+from .alerts import presence, watchers
 from .models import Player, Table
 from .socket_auth import SocketCaller, resolve_caller
 from .text_input import MAX_JSON_DEPTH, json_too_deep, text_location
@@ -129,6 +129,9 @@ class Heartbeat:
         players = {player.pk for socket in sockets if (player := getattr(socket, "player", None)) is not None}
         if leases or players:
             await db(presence.renew_leases)(leases, players)
+        watches = [watch for socket in sockets if (watch := socket.watch_lease()) is not None]
+        if watches:
+            await db(watchers.renew)(watches)
 
 
 heartbeat = Heartbeat()
@@ -197,6 +200,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     def lease(self) -> tuple[int, int, bool] | None:
         """(player, table, page visible) for a table socket with a player; else None."""
+        return None
+
+    def watch_lease(self) -> watchers.Watch | None:
+        """The cache lease of a table socket with no player (alerts.watchers); else None."""
         return None
 
     async def receive(

@@ -151,7 +151,7 @@ def seats(table: Table) -> list[dict[str, Any]]:
 
 def spectators(table: Table, now: dt.datetime | None = None) -> int:
     """How many people have the table's page open without a seat there (accounts and guests:
-    a socket with no player holds no lease, so it is not counted)."""
+    a socket with no player holds no lease here: alerts.watchers counts those)."""
     seated = [player_id for player_id in (table.seat0_id, table.seat1_id) if player_id]
     watching = TablePresence.objects.filter(table=table, online_until__gt=now or timezone.now())
     return watching.exclude(player_id__in=seated).count()

@@ -4,6 +4,7 @@ engine, in both languages, linked from the home page, the header and the table's
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 
 import pytest
@@ -11,6 +12,8 @@ from django.test import Client
 
 import rules
 from tables import guide
+from tables.models import Challenge
+from tables.services.challenges import MAX_OPEN_CHALLENGES, MAX_OPEN_SEEKS
 
 from .helpers import make_account_client, open_table
 
@@ -80,6 +83,34 @@ def test_help_states_the_clocks_and_the_forfeit_the_tables_use():
     page = text_of("/help/")
     assert "30 s, 45 s, 1 min, 1 min 30 s, 10 min, 12 h, 1 day, 3 days, 7 days" in page
     assert "New tables get 1 day" in page and "(3 unless" in page
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        (
+            "en",
+            "lapses after {days} days if nobody answers it. You may have up to {challenges} open challenges and {seeks} open seeks",
+        ),
+        (
+            "es",
+            "caduca a los {days} días si nadie responde. Puedes tener hasta {challenges} retos y {seeks} búsquedas abiertos",
+        ),
+    ],
+)
+def test_help_explains_challenges_and_seeks_with_the_services_figures(monkeypatch, language, says):
+    figures = {"days": Challenge.LIFETIME.days, "challenges": MAX_OPEN_CHALLENGES, "seeks": MAX_OPEN_SEEKS}
+    page = text_of("/help/", language)
+    assert says.format(**figures) in page
+    assert {"en": "Challenges and seeks", "es": "Retos y búsquedas"}[language] in page
+    assert {"en": "match started", "es": "partida empezada"}[language] in page
+    html = Client(HTTP_ACCEPT_LANGUAGE=language).get("/help/").content.decode()
+    assert 'href="/challenges/"' in html and 'href="/lobby/"' in html
+
+    monkeypatch.setattr(Challenge, "LIFETIME", dt.timedelta(days=3))
+    monkeypatch.setattr(guide, "MAX_OPEN_CHALLENGES", 4)
+    monkeypatch.setattr(guide, "MAX_OPEN_SEEKS", 2)
+    assert says.format(days=3, challenges=4, seeks=2) in text_of("/help/", language)
 
 
 def test_the_guide_is_linked_from_home_header_and_table_menu():

@@ -277,6 +277,9 @@ class _Socket:
     def lease(self) -> tuple[int, int, bool]:
         return (self.number, 1000 + self.number, True)
 
+    def watch_lease(self) -> None:
+        return None  # a player's socket: no visitor's lease in the cache
+
     async def rejoin_groups(self) -> None:
         self.rejoined += 1
 

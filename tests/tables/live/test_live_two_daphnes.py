@@ -75,3 +75,31 @@ async def _next(socket, kind, seconds: float = 10):
             message = json.loads((await socket.receive()).data)
             if message["type"] == kind:
                 return message
+
+
+def test_logged_out_visitors_on_both_daphnes_are_counted_together(alice, bob, two_daphnes):
+    """Their leases are in the shared cache: a player on one process counts the visitors of
+    both, and one visitor leaving on the other process is counted out."""
+    token, players = started(alice, bob)
+    raw = issue_api_token(players[0].user, "socket")[1]
+    asyncio.run(_visitors_across(two_daphnes, token, raw))
+
+
+async def _visitors_across(ports, token, player_token) -> None:
+    first, second = (f"http://127.0.0.1:{port}" for port in ports)
+    async with aiohttp.ClientSession() as http:
+        player = await _socket(http, first, token, player_token)
+        visitors = []
+        for base in (first, second):
+            visitors.append(await http.ws_connect(f"{base}/ws/tables/{token}/", headers={"Origin": base}))
+            assert (await _next(visitors[-1], "snapshot"))["state"]["you"]["seat"] is None
+        await _spectators(player, 2)
+        await visitors[1].close()
+        await _spectators(player, 1)
+        for socket in (visitors[0], player):
+            await socket.close()
+
+
+async def _spectators(socket, count: int) -> None:
+    while (await _next(socket, "presence"))["spectators"] != count:
+        pass
