@@ -29,6 +29,9 @@ class CreateTableIn(NameIn):
     visibility: str = Field("invite", description="invite (link only) or public (listed in the lobby)")
     spectator_chat: bool = True
     forfeit_after: int = Field(3, description="consecutive timed-out turns that forfeit the match")
+    rated: bool = Field(
+        False, description="Glicko-2 rated: accounts only (a guest is refused 403; robots are unrated)"
+    )
 
 
 class VersionIn(Schema):
@@ -204,6 +207,8 @@ class LobbyRowOut(Schema):
     ruleset: str
     target: int | None
     owner: str
+    owner_url: str | None = Field(description="the owner's player page; null for a guest")
+    rated: bool
     turn_seconds: int
     created_at: str
 

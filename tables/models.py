@@ -85,6 +85,20 @@ class ApiToken(models.Model):
         return f"{self.prefix}… ({self.name or 'token'})"
 
 
+class Pace(models.TextChoices):
+    """Each pace has its own rating: a table is slow when its turn clock is at least 12 hours."""
+
+    SLOW = "slow", "Slow"
+    LIVE = "live", "Live"
+
+
+SLOW_TURN_SECONDS = 12 * 3600
+
+
+def pace_of(turn_seconds: int) -> str:
+    return Pace.SLOW if turn_seconds >= SLOW_TURN_SECONDS else Pace.LIVE
+
+
 class Table(models.Model):
     """A persistent table: two seats, options fixed at creation, one match after another."""
 
@@ -106,6 +120,8 @@ class Table(models.Model):
     visibility = models.CharField(max_length=8, choices=Visibility.choices, default=Visibility.INVITE)
     spectator_chat = models.BooleanField(default=True)
     forfeit_after = models.PositiveSmallIntegerField(default=3)
+    # Rated: only two accounts sit here (no guest, no robot) and each match moves their ratings.
+    rated = models.BooleanField(default=False)
     seat0 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     seat1 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     # The deal shown at the table: the one in play, or the last one played.
@@ -145,6 +161,10 @@ class Table(models.Model):
 
     def seat_player_id(self, seat: int) -> int | None:
         return self.seat0_id if seat == 0 else self.seat1_id
+
+    @property
+    def pace(self) -> str:
+        return pace_of(self.turn_seconds)
 
     @property
     def rematch_expires_at(self) -> dt.datetime | None:
@@ -210,6 +230,14 @@ class Deal(models.Model):
     # When the current turn (or, after the deal, the wait for the next deal) runs out.
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     decided_by_timeout = models.BooleanField(default=False)
+    # For the players' statistics, written as the deal is played (the engine says who knocked
+    # with what deadwood, and when the turn passes): summed by SQL, never replayed.
+    knocker = models.PositiveSmallIntegerField(null=True, blank=True)
+    knocker_deadwood = models.PositiveSmallIntegerField(null=True, blank=True)
+    turns0 = models.PositiveIntegerField(default=0)  # turns seat 0 ended, by a move or its clock
+    turns1 = models.PositiveIntegerField(default=0)
+    timeouts0 = models.PositiveIntegerField(default=0)  # of those, turns the server played
+    timeouts1 = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -221,6 +249,12 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"Deal {self.number} of match {self.match_id}"
+
+    def count_turn(self, seat: int, timed_out: bool) -> None:
+        """``seat`` ended a turn (the caller saves the row)."""
+        setattr(self, f"turns{seat}", getattr(self, f"turns{seat}") + 1)
+        if timed_out:
+            setattr(self, f"timeouts{seat}", getattr(self, f"timeouts{seat}") + 1)
 
 
 class Move(models.Model):
@@ -287,3 +321,56 @@ class ChatMute(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "player", "muted"], name="one_mute_per_pair")]
+
+
+class Rating(models.Model):
+    """An account's Glicko-2 rating at one pace (tables/glicko2.py)."""
+
+    # Lichess's rule: a rating is provisional while its deviation is above 110.
+    PROVISIONAL_DEVIATION = 110
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    pace = models.CharField(max_length=4, choices=Pace.choices)
+    rating = models.FloatField(default=1500.0)
+    deviation = models.FloatField(default=350.0)
+    volatility = models.FloatField(default=0.06)
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "pace"], name="one_rating_per_pace")]
+        indexes = [models.Index(fields=["pace", "-rating"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.pace} {self.rating:.0f}"
+
+    @property
+    def provisional(self) -> bool:
+        return self.deviation > self.PROVISIONAL_DEVIATION
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one player's rating: written once (the unique pair)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    pace = models.CharField(max_length=4, choices=Pace.choices)
+    score = models.FloatField()  # 1 won, 0 lost
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_before = models.FloatField()
+    deviation_after = models.FloatField()
+    volatility_before = models.FloatField()
+    volatility_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "player"], name="one_rating_change_per_match")]
+        indexes = [models.Index(fields=["player", "pace", "created_at"], name="rating_history")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating_before:.0f} → {self.rating_after:.0f}"
+
+    @property
+    def difference(self) -> float:
+        return self.rating_after - self.rating_before

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
 from django.utils import timezone
 
 import rules
@@ -22,7 +23,15 @@ def player_summary(player: Player | None) -> dict[str, Any] | None:
         "is_bot": player.is_bot,
         "bot_level": player.bot_level or None,
         "is_guest": player.is_guest,
+        "player_url": player_url(player),
     }
+
+
+def player_url(player: Player | None) -> str | None:
+    """An account's page; guests and robots have none."""
+    if player is None or player.user_id is None or player.is_bot:
+        return None
+    return reverse("player", args=[player.pk])
 
 
 def table_status(table: Table) -> str:
@@ -48,6 +57,7 @@ def table_options(table: Table) -> dict[str, Any]:
         "visibility": table.visibility,
         "spectator_chat": table.spectator_chat,
         "forfeit_after": table.forfeit_after,
+        "rated": table.rated,
     }
 
 
@@ -229,6 +239,8 @@ def lobby_row(table: Table) -> dict[str, Any]:
         "ruleset": table.ruleset_name,
         "target": table.ruleset.get("target"),
         "owner": table.owner.display_name,
+        "owner_url": player_url(table.owner),
+        "rated": table.rated,
         "turn_seconds": table.turn_seconds,
         "created_at": table.created_at.isoformat(),
     }

@@ -169,6 +169,7 @@ class SeatOut(Schema):
     is_bot: bool
     bot_level: Literal["tito", "carmen", "luna"] | None
     is_guest: bool
+    player_url: str | None = Field(description="the account's player page; null for guests and robots")
 
 
 class YouOut(Schema):
@@ -182,6 +183,7 @@ class OptionsOut(Schema):
     visibility: Literal["invite", "public"]
     spectator_chat: bool
     forfeit_after: int
+    rated: bool = Field(description="Glicko-2 rated: both seats are accounts")
 
 
 class RematchOut(Schema):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import player_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,5 +11,7 @@ urlpatterns = [
     path("me/profile/", views.profile, name="profile"),
     path("me/tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke_token"),
     path("lobby/", views.lobby, name="lobby"),
+    path("players/<int:player_id>/", player_views.player, name="player"),
+    path("leaderboard/", player_views.leaderboard, name="leaderboard"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]

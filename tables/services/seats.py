@@ -7,10 +7,11 @@ from typing import Any
 from django.db import transaction
 
 from .. import engine
-from ..errors import BadRequest, Conflict
+from ..errors import BadRequest, Conflict, Forbidden
 from ..models import Player, Table
 from ..selectors import TableRef
 from .common import Outcome, announce, bump, check_version, lock_table, require_owner, seat_of
+from .ratings import may_sit_at
 
 FORFEIT_AFTER_RANGE = range(1, 11)
 
@@ -25,6 +26,7 @@ def create_table(
     visibility: str = Table.Visibility.INVITE,
     spectator_chat: bool = True,
     forfeit_after: int = 3,
+    rated: bool = False,
 ) -> Table:
     """A new table with its owner in seat 0; the options are fixed from now on."""
     rules_value = engine.build_ruleset(ruleset, target, custom)
@@ -35,6 +37,8 @@ def create_table(
         raise BadRequest("visibility must be 'invite' or 'public'.", field="visibility")
     if forfeit_after not in FORFEIT_AFTER_RANGE:
         raise BadRequest("forfeit_after must be from 1 to 10 turns.", field="forfeit_after")
+    if rated and (owner.user_id is None or owner.is_bot):
+        raise Forbidden("Rated tables are for accounts: sign up or log in to open one.")
     table: Table = Table.objects.create(
         owner=owner,
         seat0=owner,
@@ -44,6 +48,7 @@ def create_table(
         visibility=visibility,
         spectator_chat=spectator_chat,
         forfeit_after=forfeit_after,
+        rated=rated,
     )
     return table
 
@@ -58,6 +63,8 @@ def join_table(table_ref: TableRef, player: Player) -> Outcome:
         free = _free_seats(table)
         if not free:
             return Outcome(table, None)
+        if not may_sit_at(table, player):
+            raise Forbidden("This table is rated: only players with an account sit here. Sign up or log in.")
         _sit(table, free[0], player)
         return Outcome(table, free[0])
 
@@ -82,6 +89,8 @@ def add_bot(table_ref: TableRef, actor: Player, level: str, expected_version: in
         free = _free_seats(table)
         if not free:
             raise Conflict("Both seats are taken.")
+        if not may_sit_at(table, bot):
+            raise Forbidden("Robots are unrated: they cannot sit at a rated table.")
         check_version(table, expected_version)
         _sit(table, free[0], bot)
         return Outcome(table, table.seat_of(actor))

@@ -81,7 +81,7 @@ def test_the_state_schema_names_the_main_properties():
     match = {"totals", "score_sheet", "final_scores", "dealer_next", "timeouts_in_row"}
     assert match <= set(schemas["MatchStateOut"]["properties"])
     assert set(schemas["RematchOut"]["properties"]) == {"offered_by", "declined_by", "expires_at"}
-    assert set(schemas["SeatOut"]["properties"]) == {"name", "is_bot", "bot_level", "is_guest"}
+    assert set(schemas["SeatOut"]["properties"]) == {"name", "is_bot", "bot_level", "is_guest", "player_url"}
 
 
 def same_through(schema: type, data: dict[str, Any]) -> None:
