@@ -365,7 +365,9 @@ class RatingChange(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["match", "player"], name="one_rating_change_per_match")]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="one_rating_change_per_match")
+        ]
         indexes = [models.Index(fields=["player", "pace", "created_at"], name="rating_history")]
 
     def __str__(self) -> str:

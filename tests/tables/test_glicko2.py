@@ -9,7 +9,11 @@ from tables.glicko2 import Rating, rate
 
 def test_glickmans_worked_example():
     player = Rating(1500, 200, 0.06)
-    opponents = [(Rating(1400, 30, 0.06), 1.0), (Rating(1550, 100, 0.06), 0.0), (Rating(1700, 300, 0.06), 0.0)]
+    opponents = [
+        (Rating(1400, 30, 0.06), 1.0),
+        (Rating(1550, 100, 0.06), 0.0),
+        (Rating(1700, 300, 0.06), 0.0),
+    ]
     after = rate(player, opponents)
     assert after.rating == pytest.approx(1464.06, abs=0.01)
     assert after.deviation == pytest.approx(151.52, abs=0.01)

@@ -265,7 +265,13 @@ def test_owner_adds_a_bot_and_the_bot_is_handed_its_turn(
     monkeypatch.setitem(current_app.tasks, scheduling.PLAY_BOT_TURN, FakeTask)
     token = open_table(alice)["table"]
     with_bot = alice.ok("post", f"/tables/{token}/bot", {"level": "luna"})
-    assert with_bot["seats"][1] == {"name": "LUNA", "is_bot": True, "bot_level": "luna", "is_guest": False, "player_url": None}
+    assert with_bot["seats"][1] == {
+        "name": "LUNA",
+        "is_bot": True,
+        "bot_level": "luna",
+        "is_guest": False,
+        "player_url": None,
+    }
     with django_capture_on_commit_callbacks(execute=True):
         state = alice.ok("post", f"/tables/{token}/start", {})
     table = Table.objects.get(invite_token=token)

@@ -73,9 +73,15 @@ def ten_thousand_matches():
     unseed()  # the seeded deals have no move log to replay
 
 
-def test_the_pages_cost_a_bounded_number_of_queries(client, ten_thousand_matches, django_assert_max_num_queries):
+def test_the_pages_cost_a_bounded_number_of_queries(
+    client, ten_thousand_matches, django_assert_max_num_queries
+):
     regular = ten_thousand_matches[0]  # in 2,000 of the matches
-    for path in (f"/players/{regular.pk}/", f"/players/{regular.pk}/?page=50", "/leaderboard/?pace=live&page=3"):
+    for path in (
+        f"/players/{regular.pk}/",
+        f"/players/{regular.pk}/?page=50",
+        "/leaderboard/?pace=live&page=3",
+    ):
         with django_assert_max_num_queries(12):
             response = client.get(path)
         assert response.status_code == 200, path

@@ -86,7 +86,7 @@ def test_an_aborted_match_does_not_count():
 
 def test_a_side_that_only_timed_out_never_moved():
     """Forfeit by a player whose every turn the server played: aborted, not rated."""
-    token, players = rated_game()
+    token, _ = rated_game()
     for _ in range(20):
         expire(token)
         services.sweep_overdue()
