@@ -3,7 +3,7 @@ that ends the match (tables.services.matches.end_match, the one place a match en
 
 Exactly once: the table row is locked and the match is still playing when end_match runs, so
 only one writer ever reaches here for a match; the unique (match, player) rating change is the
-guard behind that. Both players' rating rows are locked in one order (by key), since one player
+guard behind that. Both players' rating rows are locked in one order (by player), since one player
 may finish matches at two tables at the same moment.
 """
 
@@ -52,11 +52,12 @@ def _score(winner: int | None, seat: int) -> float:
 
 
 def _locked_ratings(players: tuple[int, int], pace: str) -> dict[int, Rating]:
+    """Both rows, created if new, locked in player order (as every other match end locks them)."""
     Rating.objects.bulk_create(
-        [Rating(player_id=player_id, pace=pace) for player_id in players], ignore_conflicts=True
+        [Rating(player_id=player_id, pace=pace) for player_id in sorted(players)], ignore_conflicts=True
     )
     rows: QuerySet[Rating] = (
-        Rating.objects.select_for_update().filter(player_id__in=players, pace=pace).order_by("pk")
+        Rating.objects.select_for_update().filter(player_id__in=players, pace=pace).order_by("player_id")
     )
     return {row.player_id: row for row in rows}
 

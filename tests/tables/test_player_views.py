@@ -12,7 +12,7 @@ from tables.models import Player, Rating, RatingChange
 from tables.player_views import rating_chart
 
 from .helpers import ApiClient, open_table
-from .rating_helpers import rated_game, to_last_move
+from .rating_helpers import RATED, rated_game, to_last_move
 from .seed_players import seed, unseed
 
 pytestmark = pytest.mark.django_db
@@ -89,3 +89,14 @@ def test_the_pages_cost_a_bounded_number_of_queries(
     pages = int(re.search(r"Page 1 of (\d+)", page).group(1))
     assert pages == -(-player_stats.statistics(regular).matches // 20) and pages >= 100
     assert page.count("<tr>") == 21  # the header and 20 matches
+
+
+def test_names_link_to_player_pages_in_the_lobby_and_my_tables(client, alice, bob):
+    token = open_table(alice, visibility="public", **RATED)["table"]
+    owner = Player.objects.get(user__username="alice")
+    lobby = client.get("/lobby/").content.decode()
+    assert f'<a href="/players/{owner.pk}/">alice</a>' in lobby and "rated" in lobby
+    bob.ok("post", f"/tables/{token}/join", {})
+    mine = bob.client.get("/me/tables/").content.decode()  # in bob's profile language, Spanish
+    assert f'href="/players/{owner.pk}/">(página de alice)</a>' in mine
+    assert 'id="rated-pill"' in bob.client.get(f"/t/{token}/").content.decode()
