@@ -34,6 +34,9 @@ services.join_table(table.pk, bob)
 services.start_match(table.pk, alice)
 regular = players[0]
 match = Match.objects.filter(table__seat0=regular, status="over").order_by("-ended_at").first()
+from django.db import connection
+if connection.vendor == "postgresql":
+    connection.cursor().execute("ANALYZE")  # as autovacuum would after such a bulk load
 print("TABLE", table.invite_token, "TOKEN", identity.issue_api_token(users[0], "bench")[1],
       "PLAYER", regular.pk, "MATCH", match.pk)
 """
@@ -65,6 +68,7 @@ def main() -> None:
         LOG_LEVEL="WARNING",
     )
     run_manage(env, "migrate", "--noinput")
+    run_manage(env, "collectstatic", "--noinput")  # pages name their static files (DEBUG off: a manifest)
     started = time.monotonic()
     words = run_manage(env, "shell", "-c", SETUP).split()
     print(f"seeded 10,000 matches and 1,000 players in {time.monotonic() - started:.0f} s")

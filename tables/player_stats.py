@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet, Sum
 
-from .models import Deal, Match, Pace, Player, Rating, RatingChange
+from .models import Deal, Match, Pace, Player, Rating, RatingChange, Table
 
 HISTORY_POINTS = 200  # the most recent rated matches the chart draws, per pace
 KNOCKS = ("knock", "undercut")  # knocked with deadwood (a gin has none to average)
@@ -62,14 +62,20 @@ def _at_seat(player: Player, prefix: str, *seat_fields: str) -> Q:
     return either
 
 
+def _tables_of(player: Player) -> QuerySet[Table]:
+    """The player's tables, as a subquery: the indexes on both seats lead to them, then the
+    indexes on table and match keys to their matches and deals (not a scan of every match)."""
+    return Table.objects.filter(Q(seat0=player) | Q(seat1=player)).values("pk")
+
+
 def statistics(player: Player) -> Statistics:
     """Two aggregate queries: one over the player's finished matches, one over their deals."""
-    matches = Match.objects.filter(_at_seat(player, "table__"), status=Match.Status.OVER).aggregate(
+    matches = Match.objects.filter(table__in=_tables_of(player), status=Match.Status.OVER).aggregate(
         matches=Count("pk"), wins=Count("pk", filter=_at_seat(player, "table__", "winner"))
     )
     mine = "match__table__"
     knocked = Q(outcome__in=KNOCKS) & _at_seat(player, mine, "knocker")
-    deals = Deal.objects.filter(_at_seat(player, mine)).aggregate(
+    deals = Deal.objects.filter(match__table__in=_tables_of(player)).aggregate(
         deals=Count("pk", filter=Q(status=Deal.Status.OVER)),
         gins=Count("pk", filter=Q(outcome__in=GINS) & _at_seat(player, mine, "winner")),
         knocks=Count("pk", filter=knocked),
@@ -106,7 +112,7 @@ def rating_history(player: Player, pace: str) -> list[RatingChange]:
 def finished_matches(player: Player) -> QuerySet[Match]:
     """The player's finished matches, newest first, with both seats (for the opponent)."""
     return (
-        Match.objects.filter(_at_seat(player, "table__"), status=Match.Status.OVER)
+        Match.objects.filter(table__in=_tables_of(player), status=Match.Status.OVER)
         .select_related("table__seat0", "table__seat1")
         .defer("record", "ruleset", "timeouts_in_row", "table__ruleset")
         .order_by("-ended_at", "-pk")
