@@ -62,10 +62,10 @@ def _at_seat(player: Player, prefix: str, *seat_fields: str) -> Q:
     return either
 
 
-def _tables_of(player: Player) -> QuerySet[Table]:
+def _tables_of(player: Player) -> QuerySet[Table, int]:
     """The player's tables, as a subquery: the indexes on both seats lead to them, then the
     indexes on table and match keys to their matches and deals (not a scan of every match)."""
-    return Table.objects.filter(Q(seat0=player) | Q(seat1=player)).values("pk")
+    return Table.objects.filter(Q(seat0=player) | Q(seat1=player)).values_list("pk", flat=True)
 
 
 def statistics(player: Player) -> Statistics:
