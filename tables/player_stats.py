@@ -103,20 +103,31 @@ def ratings_of(player: Player) -> dict[str, Rating]:
     return {rating.pace: rating for rating in Rating.objects.filter(player=player)}
 
 
-def rating_history(player: Player, pace: str) -> list[RatingChange]:
-    """The latest rated matches at ``pace``, oldest first."""
+def rating_history(player: Player, pace: str) -> list[float]:
+    """The ratings after the latest rated matches at ``pace``, oldest first."""
     latest = RatingChange.objects.filter(player=player, pace=pace).order_by("-created_at", "-pk")
-    return list(reversed(latest.only("rating_after", "created_at")[:HISTORY_POINTS]))
+    return list(reversed(latest.values_list("rating_after", flat=True)[:HISTORY_POINTS]))
 
 
-def finished_matches(player: Player) -> QuerySet[Match]:
-    """The player's finished matches, newest first, with both seats (for the opponent)."""
+def finished_match_keys(player: Player) -> QuerySet[Match, int]:
+    """The keys of the player's finished matches, newest first: a page is cut from these narrow
+    rows, and only its matches are then read whole (`matches_by_key`)."""
     return (
         Match.objects.filter(table__in=_tables_of(player), status=Match.Status.OVER)
+        .order_by("-ended_at", "-pk")
+        .values_list("pk", flat=True)
+    )
+
+
+def matches_by_key(keys: list[int]) -> list[Match]:
+    """Those matches in that order, with both seats (for the opponent)."""
+    rows = (
+        Match.objects.filter(pk__in=keys)
         .select_related("table__seat0", "table__seat1")
         .defer("record", "ruleset", "timeouts_in_row", "table__ruleset")
-        .order_by("-ended_at", "-pk")
     )
+    found = {match.pk: match for match in rows}
+    return [found[key] for key in keys if key in found]
 
 
 def rating_changes_for(player: Player, match_ids: list[int]) -> dict[int, RatingChange]:

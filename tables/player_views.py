@@ -30,10 +30,9 @@ class Chart:
     height: int = CHART_HEIGHT
 
 
-def rating_chart(history: list[RatingChange]) -> Chart | None:
-    if len(history) < 2:
+def rating_chart(values: list[float]) -> Chart | None:
+    if len(values) < 2:
         return None
-    values = [change.rating_after for change in history]
     low, high = min(values), max(values)
     spread = (high - low) or 1.0
     step = (CHART_WIDTH - 2 * CHART_MARGIN) / (len(values) - 1)
@@ -45,8 +44,11 @@ def rating_chart(history: list[RatingChange]) -> Chart | None:
     return Chart(points, round(low), round(high))
 
 
-def _page(request: HttpRequest, items: Any, size: int) -> Page[Any]:
-    return Paginator(items, size).get_page(request.GET.get("page"))
+def _page(request: HttpRequest, items: Any, size: int, count: int | None = None) -> Page[Any]:
+    paginator = Paginator(items, size)
+    if count is not None:
+        paginator.count = count  # known already: spares the COUNT query
+    return paginator.get_page(request.GET.get("page"))
 
 
 def _match_row(match: Match, player: Player, change: RatingChange | None) -> dict[str, Any]:
@@ -75,14 +77,17 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     for pace in Pace:
         history = player_stats.rating_history(shown, pace) if pace in ratings else []
         paces.append({"pace": pace, "rating": ratings.get(pace), "chart": rating_chart(history)})
-    page = _page(request, player_stats.finished_matches(shown), MATCHES_PER_PAGE)
-    changes = player_stats.rating_changes_for(shown, [match.pk for match in page])
+    stats = player_stats.statistics(shown)
+    page = _page(request, player_stats.finished_match_keys(shown), MATCHES_PER_PAGE, stats.matches)
+    keys = list(page)
+    changes = player_stats.rating_changes_for(shown, keys)
+    matches = player_stats.matches_by_key(keys)
     context = {
         "shown": shown,
         "paces": paces,
-        "stats": player_stats.statistics(shown),
+        "stats": stats,
         "page": page,
-        "rows": [_match_row(match, shown, changes.get(match.pk)) for match in page],
+        "rows": [_match_row(match, shown, changes.get(match.pk)) for match in matches],
     }
     return render(request, "tables/player.html", context)
 

@@ -59,7 +59,7 @@ def test_an_unknown_pace_or_page_falls_back(client):
 
 
 def test_the_chart_spans_the_lowest_to_the_highest_rating():
-    history = [RatingChange(rating_after=value) for value in (1500, 1600, 1550)]
+    history = [1500.0, 1600.0, 1550.0]
     chart = rating_chart(history)
     assert (chart.lowest, chart.highest) == (1500, 1600)
     assert chart.points.split()[1].endswith(",8.0")  # the highest at the top margin
