@@ -24,7 +24,9 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
     ],
     ids=["desktop", "phone"],
 )
-def test_from_the_leaderboard_to_a_players_record(browser, live_url, transactional_db, console, screenshots, device, texts):
+def test_from_the_leaderboard_to_a_players_record(
+    browser, live_url, transactional_db, console, screenshots, device, texts
+):
     players = seed(players=30, matches=200)
     regular = players[0]  # in a fifth of the matches, established at both paces
     Rating.objects.filter(player=regular).update(rating=2500, deviation=50)
