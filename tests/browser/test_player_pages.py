@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tables.models import Rating
+from tables.models import Player, Rating, RatingChange
+from tests.tables.rating_helpers import rated_game, to_last_move
 from tests.tables.seed_players import seed, unseed
 
 from .conftest import new_context
@@ -53,3 +54,26 @@ def test_from_the_leaderboard_to_a_players_record(
     expect(page.locator("main h1")).to_have_text(opponent_name)
     context.close()
     unseed()
+
+
+def test_both_players_see_their_new_rating_and_the_match_on_their_pages(
+    browser, live_url, transactional_db, console
+):
+    token, players = rated_game()
+    mover, body = to_last_move(token, players)
+    mover.ok("post", f"/tables/{token}/moves", body)
+    for seat, client in players.items():
+        me = Player.objects.get(user=client.user)
+        change = RatingChange.objects.get(player=me)
+        context = new_context(browser, live_url, session=client.client.cookies["sessionid"].value)
+        page = console.watch(context.new_page(), f"seat {seat}")
+        page.goto("/me/profile/")
+        page.get_by_role("link", name="player page").click()
+        panel = page.locator(".rating-panel").first
+        expect(panel).to_contain_text(f"{change.rating_after:.0f}")
+        expect(panel).to_contain_text("provisional")
+        row = page.locator("table.matches tbody tr")
+        expect(row).to_have_count(1)
+        expect(row).to_contain_text("won" if change.score == 1 else "lost")
+        expect(row).to_contain_text(f"{change.rating_after - 1500:+.0f}")
+        context.close()
