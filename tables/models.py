@@ -86,17 +86,10 @@ class ApiToken(models.Model):
 
 
 class Pace(models.TextChoices):
-    """Each pace has its own rating: a table is slow when its turn clock is at least 12 hours."""
+    """Each pace has its own rating: what `Table.pace_of` says of a table's turn clock."""
 
     SLOW = "slow", "Slow"
     LIVE = "live", "Live"
-
-
-SLOW_TURN_SECONDS = 12 * 3600
-
-
-def pace_of(turn_seconds: int) -> str:
-    return Pace.SLOW if turn_seconds >= SLOW_TURN_SECONDS else Pace.LIVE
 
 
 class Table(models.Model):
@@ -108,6 +101,9 @@ class Table(models.Model):
 
     TURN_CLOCKS = (30, 45, 60, 90, 600, 12 * 3600, 24 * 3600, 3 * 24 * 3600, 7 * 24 * 3600)
     DEFAULT_TURN_SECONDS = 24 * 3600
+    # The pace of play: a turn clock this long or longer is a slow (correspondence) table: its
+    # ratings are the slow ones, the others' the live ones.
+    SLOW_CLOCK_SECONDS = 12 * 3600
     # A rematch offer stands at least this long, and as long as a turn where turns are longer:
     # at a slow table the opponent may be offline for days and must still find the offer.
     REMATCH_OFFER_MIN_SECONDS = 600
@@ -146,6 +142,10 @@ class Table(models.Model):
     def __str__(self) -> str:
         return f"Table {self.pk} ({self.ruleset_name})"
 
+    @classmethod
+    def pace_of(cls, turn_seconds: int) -> str:
+        return "slow" if turn_seconds >= cls.SLOW_CLOCK_SECONDS else "live"
+
     @property
     def seats(self) -> tuple[Player | None, Player | None]:
         return (self.seat0, self.seat1)
@@ -161,10 +161,6 @@ class Table(models.Model):
 
     def seat_player_id(self, seat: int) -> int | None:
         return self.seat0_id if seat == 0 else self.seat1_id
-
-    @property
-    def pace(self) -> str:
-        return pace_of(self.turn_seconds)
 
     @property
     def rematch_expires_at(self) -> dt.datetime | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from .. import glicko2
-from ..models import Match, Move, Player, Rating, RatingChange, Table, pace_of
+from ..models import Match, Move, Player, Rating, RatingChange, Table
 
 
 def rate_match(match: Match) -> list[RatingChange]:
@@ -22,7 +22,7 @@ def rate_match(match: Match) -> list[RatingChange]:
         return []
     if aborted(match):
         return []
-    pace = pace_of(table.turn_seconds)
+    pace = Table.pace_of(table.turn_seconds)
     players = (table.seat0_id, table.seat1_id)
     ratings = _locked_ratings(players, pace)
     before = {key: glicko2.Rating(r.rating, r.deviation, r.volatility) for key, r in ratings.items()}

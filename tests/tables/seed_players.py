@@ -101,7 +101,7 @@ def _deal(match: Match, n: int) -> Deal:
 def _ratings(seated: list[Player], pairs: list[tuple[int, int]], finished: list[Match]) -> None:
     changes = []
     for (a, b), match in zip(pairs, finished, strict=True):
-        pace = "slow" if match.table.turn_seconds >= 12 * 3600 else "live"
+        pace = Table.pace_of(match.table.turn_seconds)
         for seat, player in enumerate((a, b)):
             won = match.winner == seat
             before = 1500.0 + (player % 300)
