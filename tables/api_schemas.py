@@ -54,6 +54,10 @@ class TableOptionsIn(Schema):
         description="the move log on the table page; null: on for clocks of 12 h and more, off for live ones",
     )
 
+    rated: bool = Field(
+        False, description="Glicko-2 rated: accounts only (a guest is refused 403; robots are unrated)"
+    )
+
 
 class CreateTableIn(NameIn, TableOptionsIn):
     pass
@@ -245,6 +249,8 @@ class LobbyRowOut(Schema):
     ruleset: str
     target: int | None
     owner: str
+    owner_url: str | None = Field(description="the owner's player page; null for a guest")
+    rated: bool
     turn_seconds: int
     created_at: str
 

@@ -78,6 +78,9 @@ def store_deal(row: Deal, deal: rules.Deal) -> None:
         row.outcome = deal.outcome or ""
         row.winner = deal.winner
         row.points = deal.points
+        row.knocker = deal.knocker
+        result = deal.result
+        row.knocker_deadwood = result.knocker_deadwood if isinstance(result, rules.Showdown) else None
 
 
 def new_deal_row(match: Match, number: int, dealer: int) -> tuple[Deal, rules.Deal]:

@@ -114,6 +114,13 @@ class ApiToken(models.Model):
         return f"{self.prefix}… ({self.name or 'token'})"
 
 
+class Pace(models.TextChoices):
+    """Each pace has its own rating: what `Table.pace_of` says of a table's turn clock."""
+
+    SLOW = "slow", "Slow"
+    LIVE = "live", "Live"
+
+
 class Table(models.Model):
     """A persistent table: two seats, options fixed at creation, one match after another."""
 
@@ -127,7 +134,8 @@ class Table(models.Model):
     MAX_CLOCK_PERIODS = 3
     DEFAULT_TURN_SECONDS = 24 * 3600
     # The pace of play: a turn clock this long or longer is a slow (correspondence) table: its
-    # move log is on unless chosen otherwise, and vacation stops its clock.
+    # move log is on unless chosen otherwise, vacation stops its clock, and its ratings are the
+    # slow ones (the others' the live ones).
     SLOW_CLOCK_SECONDS = 12 * 3600
     # A rematch offer stands at least this long, and as long as a turn where turns are longer:
     # at a slow table the opponent may be offline for days and must still find the offer.
@@ -144,6 +152,9 @@ class Table(models.Model):
     # The move log on the table page. Off: Playgridia's "no looking back at the discards" (the
     # log is not sent at all). Chosen at creation: on for slow clocks, off for live ones.
     move_log = models.BooleanField(default=True)
+
+    # Rated: only two accounts sit here (no guest, no robot) and each match moves their ratings.
+    rated = models.BooleanField(default=False)
     seat0 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     seat1 = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     # The deal shown at the table: the one in play, or the last one played.
@@ -260,6 +271,14 @@ class Deal(models.Model):
     paused_left = models.PositiveIntegerField(null=True, blank=True)
     more_time_given = models.PositiveSmallIntegerField(default=0)  # times in the current turn
     decided_by_timeout = models.BooleanField(default=False)
+    # For the players' statistics, written as the deal is played (the engine says who knocked
+    # with what deadwood, and when the turn passes): summed by SQL, never replayed.
+    knocker = models.PositiveSmallIntegerField(null=True, blank=True)
+    knocker_deadwood = models.PositiveSmallIntegerField(null=True, blank=True)
+    turns0 = models.PositiveIntegerField(default=0)  # turns seat 0 ended, by a move or its clock
+    turns1 = models.PositiveIntegerField(default=0)
+    timeouts0 = models.PositiveIntegerField(default=0)  # of those, turns the server played
+    timeouts1 = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
@@ -271,6 +290,12 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"Deal {self.number} of match {self.match_id}"
+
+    def count_turn(self, seat: int, timed_out: bool) -> None:
+        """``seat`` ended a turn (the caller saves the row)."""
+        setattr(self, f"turns{seat}", getattr(self, f"turns{seat}") + 1)
+        if timed_out:
+            setattr(self, f"timeouts{seat}", getattr(self, f"timeouts{seat}") + 1)
 
 
 class Move(models.Model):
@@ -416,3 +441,58 @@ class DealReview(models.Model):
 
     def __str__(self) -> str:
         return f"Review of seat {self.seat} in {self.deal}"
+
+
+class Rating(models.Model):
+    """An account's Glicko-2 rating at one pace (tables/glicko2.py)."""
+
+    # Lichess's rule: a rating is provisional while its deviation is above 110.
+    PROVISIONAL_DEVIATION = 110
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    pace = models.CharField(max_length=4, choices=Pace.choices)
+    rating = models.FloatField(default=1500.0)
+    deviation = models.FloatField(default=350.0)
+    volatility = models.FloatField(default=0.06)
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "pace"], name="one_rating_per_pace")]
+        indexes = [models.Index(fields=["pace", "-rating"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.pace} {self.rating:.0f}"
+
+    @property
+    def provisional(self) -> bool:
+        return self.deviation > self.PROVISIONAL_DEVIATION
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one player's rating: written once (the unique pair)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    pace = models.CharField(max_length=4, choices=Pace.choices)
+    score = models.FloatField()  # 1 won, 0 lost
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_before = models.FloatField()
+    deviation_after = models.FloatField()
+    volatility_before = models.FloatField()
+    volatility_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="one_rating_change_per_match")
+        ]
+        indexes = [models.Index(fields=["player", "pace", "created_at"], name="rating_history")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating_before:.0f} → {self.rating_after:.0f}"
+
+    @property
+    def difference(self) -> float:
+        return self.rating_after - self.rating_before

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.urls import reverse
 from django.utils import timezone
 
 import rules
@@ -24,6 +25,7 @@ def player_summary(player: Player | None) -> dict[str, Any] | None:
         "bot_level": player.bot_level or None,
         "is_guest": player.is_guest,
         "vacation_until": vacation_until(player),
+        "player_url": player_url(player),
     }
 
 
@@ -32,6 +34,13 @@ def vacation_until(player: Player) -> str | None:
     if player.vacation_until is None or not player.on_vacation(timezone.now()):
         return None
     return player.vacation_until.isoformat()
+
+
+def player_url(player: Player | None) -> str | None:
+    """An account's page; guests and robots have none."""
+    if player is None or player.user_id is None or player.is_bot:
+        return None
+    return reverse("player", args=[player.pk])
 
 
 def table_status(table: Table) -> str:
@@ -58,6 +67,7 @@ def table_options(table: Table) -> dict[str, Any]:
         "spectator_chat": table.spectator_chat,
         "forfeit_after": table.forfeit_after,
         "move_log": table.move_log,
+        "rated": table.rated,
     }
 
 
@@ -307,6 +317,8 @@ def lobby_row(table: Table) -> dict[str, Any]:
         "ruleset": table.ruleset_name,
         "target": table.ruleset.get("target"),
         "owner": table.owner.display_name,
+        "owner_url": player_url(table.owner),
+        "rated": table.rated,
         "turn_seconds": table.turn_seconds,
         "created_at": table.created_at.isoformat(),
     }

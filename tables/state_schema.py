@@ -206,6 +206,7 @@ class SeatOut(Schema):
     bot_level: Literal["tito", "carmen", "luna"] | None
     is_guest: bool
     vacation_until: str | None = Field(description="while on vacation: when it ends")
+    player_url: str | None = Field(description="the account's player page; null for guests and robots")
 
 
 class YouOut(Schema):
@@ -220,6 +221,7 @@ class OptionsOut(Schema):
     spectator_chat: bool
     forfeit_after: int
     move_log: bool = Field(description="the table shows a move log (off: no looking back at the discards)")
+    rated: bool = Field(description="Glicko-2 rated: both seats are accounts")
 
 
 class RematchOut(Schema):

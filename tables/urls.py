@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import app_shell, archive_views, challenge_views, guide, views
+from . import app_shell, archive_views, challenge_views, guide, player_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -25,5 +25,7 @@ urlpatterns = [
     path("rules/", guide.rules_index, name="rules_index"),
     path("rules/<str:name>/", guide.rules_page, name="rules_page"),
     path("help/", guide.help_page, name="help"),
+    path("players/<int:player_id>/", player_views.player, name="player"),
+    path("leaderboard/", player_views.leaderboard, name="leaderboard"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]

@@ -63,6 +63,7 @@ def _table_options(data: QueryDict) -> dict[str, Any]:
         "ruleset": data.get("ruleset", "playgridia"),
         "visibility": data.get("visibility", Table.Visibility.INVITE),
         "spectator_chat": data.get("spectator_chat") == "on",
+        "rated": data.get("rated") == "on",
     }
     if data.get("to_100"):  # the form's former playgridia checkbox
         options["target"] = 100

@@ -180,6 +180,8 @@ LAYERS = {
             "tables.vacation_days",
             "tables.periodic",
             "tables.csp",
+            "tables.glicko2",
+            "tables.player_stats",
             "tables.alerts.models",
             "tables.alerts.prefs",
             "tables.alerts.texts",
@@ -265,6 +267,16 @@ def test_bots_know_neither_django_nor_the_tables(name):
         or (isinstance(found, Import) and found.target.split(".")[0] in ("tables", "config"))
     ]
     assert outside == []
+
+
+# Pure arithmetic kept inside the app: no framework, no project module.
+PURE = ("tables.glicko2",)
+
+
+@pytest.mark.parametrize("name", PURE)
+def test_pure_modules_import_no_framework_and_no_project_module(name):
+    found = list(imports_of(name, MODULES[name]))
+    assert [item for item in found if isinstance(item, Import) or item in FRAMEWORKS] == []
 
 
 def test_the_checks_catch_what_they_look_for(tmp_path):

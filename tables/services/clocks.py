@@ -76,7 +76,7 @@ def _time_out_turn(table: Table, deal: Deal) -> Outcome:
     match = deal.match
     match.timeouts_in_row[seat] += 1
     match.save(update_fields=["timeouts_in_row"])
-    save_state(writes, table, deal, state, turn_of=seat)
+    save_state(writes, table, deal, state, turn_of=seat, timed_out=True)
     bump(table, batch=writes)
     writes.run()  # before abandon, which saves the deal again
     if match.timeouts_in_row[seat] >= table.forfeit_after and match.status == Match.Status.PLAYING:

@@ -22,6 +22,7 @@ from .common import (
     seat_of,
     start_clock,
 )
+from .ratings import rate_match
 
 
 def start_match(table_ref: TableRef, actor: Player, expected_version: int | None = None) -> Outcome:
@@ -111,6 +112,8 @@ def abandon(deal: Deal, match: Match, outcome: str, leaver: int) -> None:
 
 
 def end_match(match: Match, record: rules.Match, outcome: str) -> None:
+    """The one place a match ends (played to the end, resigned or forfeit): its ratings move here,
+    in the same transaction."""
     match.record = record.to_dict()
     match.status = Match.Status.OVER
     match.outcome = outcome
@@ -119,3 +122,4 @@ def end_match(match: Match, record: rules.Match, outcome: str) -> None:
     match.decided_by_timeout = outcome == Match.Outcome.FORFEIT
     match.ended_at = timezone.now()
     match.save()
+    rate_match(match)

@@ -46,6 +46,12 @@ DEAL_PLAY_FIELDS = (
     "more_time_given",
     "decided_by_timeout",
     "ended_at",
+    "knocker",
+    "knocker_deadwood",
+    "turns0",
+    "turns1",
+    "timeouts0",
+    "timeouts1",
 )
 
 _SAVE_PLAY = CompiledUpdate(Deal, DEAL_PLAY_FIELDS)
@@ -170,11 +176,20 @@ def _reset_timeouts(match: Match, seat: int) -> None:
 
 
 def save_state(
-    writes: WriteBatch, table: Table, deal: Deal, state: rules.Deal, turn_of: int | None = None
+    writes: WriteBatch,
+    table: Table,
+    deal: Deal,
+    state: rules.Deal,
+    turn_of: int | None = None,
+    timed_out: bool = False,
 ) -> None:
     """Save the deal's new state (the turn's clock restarts when the turn passes); a deal
-    that is over is recorded in its match. ``turn_of``: who was to play before, if not the row's."""
-    turn_changed = (deal.to_play if turn_of is None else turn_of) != state.to_play
+    that is over is recorded in its match. ``turn_of``: who was to play before, if not the row's;
+    ``timed_out``: the server played that turn."""
+    before = deal.to_play if turn_of is None else turn_of
+    turn_changed = before != state.to_play
+    if before is not None and (turn_changed or state.is_over):
+        deal.count_turn(before, timed_out)
     engine.store_deal(deal, state)
     if state.is_over:
         deal.ended_at = timezone.now()

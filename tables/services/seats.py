@@ -9,10 +9,11 @@ from django.db import transaction
 import rules
 
 from .. import engine
-from ..errors import BadRequest, Conflict
+from ..errors import BadRequest, Conflict, Forbidden
 from ..models import Player, Table
 from ..selectors import TableRef
 from .common import Outcome, announce, bump, check_version, lock_table, require_owner, seat_of
+from .ratings import may_sit_at
 
 FORFEIT_AFTER_RANGE = range(1, 11)
 
@@ -23,6 +24,8 @@ def create_table(owner: Player, **options: Any) -> Table:
     rules_value = check_table_options(**options)
     for rules_option in ("custom", "target", "ruleset", "hollywood"):  # they are in the rule set
         options.pop(rules_option, None)
+    if options.get("rated") and (owner.user_id is None or owner.is_bot):
+        raise Forbidden("Rated tables are for accounts: sign up or log in to open one.")
     move_log = options.pop("move_log", None)
     if move_log is None:  # on for a slow clock, off for a live one
         move_log = options.get("turn_seconds", Table.DEFAULT_TURN_SECONDS) >= Table.SLOW_CLOCK_SECONDS
@@ -48,6 +51,7 @@ def check_table_options(
     spectator_chat: bool = True,
     forfeit_after: int = 3,
     move_log: bool | None = None,
+    rated: bool = False,
 ) -> rules.Ruleset:
     """The table's rule set from its options; raises BadRequest on any option a table refuses.
     A challenge checks its options with it when it is made, long before the table exists."""
@@ -72,6 +76,8 @@ def join_table(table_ref: TableRef, player: Player) -> Outcome:
         free = _free_seats(table)
         if not free:
             return Outcome(table, None)
+        if not may_sit_at(table, player):
+            raise Forbidden("This table is rated: only players with an account sit here. Sign up or log in.")
         _sit(table, free[0], player)
         return Outcome(table, free[0])
 
@@ -96,6 +102,8 @@ def add_bot(table_ref: TableRef, actor: Player, level: str, expected_version: in
         free = _free_seats(table)
         if not free:
             raise Conflict("Both seats are taken.")
+        if not may_sit_at(table, bot):
+            raise Forbidden("Robots are unrated: they cannot sit at a rated table.")
         check_version(table, expected_version)
         _sit(table, free[0], bot)
         return Outcome(table, table.seat_of(actor))

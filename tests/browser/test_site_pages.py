@@ -9,7 +9,7 @@ from .conftest import new_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ACCOUNT_PAGES = ("/", "/new/", "/lobby/", "/me/tables/", "/me/profile/")
+ACCOUNT_PAGES = ("/", "/new/", "/lobby/", "/me/tables/", "/me/profile/", "/leaderboard/")
 VISITOR_PAGES = ("/accounts/login/", "/accounts/signup/")
 
 

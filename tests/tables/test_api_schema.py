@@ -108,6 +108,7 @@ def test_the_state_schema_names_the_main_properties():
         "bot_level",
         "is_guest",
         "vacation_until",
+        "player_url",
     }
 
 

@@ -34,6 +34,7 @@ def test_guest_joins_by_link_plays_and_converts_keeping_the_match(alice):
         "bot_level": None,
         "is_guest": True,
         "vacation_until": None,
+        "player_url": None,
     }
     assert GUEST_COOKIE in guest.client.cookies
 
@@ -271,6 +272,7 @@ def test_owner_adds_a_bot_and_the_bot_is_handed_its_turn(
         "bot_level": "luna",
         "is_guest": False,
         "vacation_until": None,
+        "player_url": None,
     }
     with django_capture_on_commit_callbacks(execute=True):
         state = alice.ok("post", f"/tables/{token}/start", {})

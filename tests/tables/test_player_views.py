@@ -1,0 +1,102 @@
+"""The player page and the leaderboard: what they show, who has one, and their queries bounded
+with 10,000 finished matches (PostgreSQL in CI)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tables import player_stats
+from tables.models import Player, Rating, RatingChange
+from tables.player_views import rating_chart
+
+from .helpers import ApiClient, open_table
+from .rating_helpers import RATED, rated_game, to_last_move
+from .seed_players import seed, unseed
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(client, settings):
+    """A visitor reading English (the site's default is Spanish)."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def test_a_rated_match_shows_on_both_players_pages_and_the_leaderboard(client):
+    token, players = rated_game()
+    mover, body = to_last_move(token, players)
+    mover.ok("post", f"/tables/{token}/moves", body)
+    alice, bob = (Player.objects.get(user__username=name) for name in ("alice", "bob"))
+    page = client.get(f"/players/{alice.pk}/").content.decode()
+    change = RatingChange.objects.get(player=alice)
+    assert f"<strong>{change.rating_after:.0f}</strong>" in page
+    assert "provisional" in page  # one match: the deviation is far above 110
+    assert f'href="/players/{bob.pk}/">bob</a>' in page and "playgridia" in page
+    Rating.objects.update(deviation=100)  # established: ranked
+    board = client.get("/leaderboard/?pace=slow").content.decode()
+    assert f'href="/players/{alice.pk}/">alice</a>' in board and f'href="/players/{bob.pk}/">bob</a>' in board
+    assert "bob" not in client.get("/leaderboard/?pace=live").content.decode()
+    client.cookies["django_language"] = "es"
+    assert "Partidas terminadas" in client.get(f"/players/{alice.pk}/").content.decode()
+
+
+def test_guests_robots_and_strangers_have_no_page(client, alice):
+    token = open_table(alice)["table"]
+    ApiClient(name="Nadia").ok("post", f"/tables/{token}/join", {"name": "Nadia"})
+    guest = Player.objects.get(display_name="Nadia")
+    robot = Player.objects.create(display_name="LUNA", is_bot=True, bot_level="luna")
+    for player_id in (guest.pk, robot.pk, 999999):
+        assert client.get(f"/players/{player_id}/").status_code == 404
+    owner = Player.objects.get(user__username="alice")
+    assert client.get(f"/players/{owner.pk}/").status_code == 200
+
+
+def test_an_unknown_pace_or_page_falls_back(client):
+    assert client.get("/leaderboard/?pace=blitz&page=x").status_code == 200
+
+
+def test_the_chart_spans_the_lowest_to_the_highest_rating():
+    history = [1500.0, 1600.0, 1550.0]
+    chart = rating_chart(history)
+    assert (chart.lowest, chart.highest) == (1500, 1600)
+    assert chart.points.split()[1].endswith(",8.0")  # the highest at the top margin
+    assert rating_chart(history[:1]) is None
+
+
+@pytest.fixture
+def ten_thousand_matches():
+    players = seed(players=1000, matches=10_000)
+    yield players
+    unseed()  # the seeded deals have no move log to replay
+
+
+def test_the_pages_cost_a_bounded_number_of_queries(
+    client, ten_thousand_matches, django_assert_max_num_queries
+):
+    regular = ten_thousand_matches[0]  # in 2,000 of the matches
+    for path in (
+        f"/players/{regular.pk}/",
+        f"/players/{regular.pk}/?page=50",
+        "/leaderboard/?pace=live&page=3",
+    ):
+        with django_assert_max_num_queries(12):
+            response = client.get(path)
+        assert response.status_code == 200, path
+    page = client.get(f"/players/{regular.pk}/").content.decode()
+    pages = int(re.search(r"Page 1 of (\d+)", page).group(1))
+    assert pages == -(-player_stats.statistics(regular).matches // 20) and pages >= 100
+    assert page.count("<tr>") == 21  # the header and 20 matches
+
+
+def test_names_link_to_player_pages_in_the_lobby_and_my_tables(client, alice, bob):
+    token = open_table(alice, visibility="public", **RATED)["table"]
+    owner = Player.objects.get(user__username="alice")
+    lobby = client.get("/lobby/").content.decode()
+    assert f'<a href="/players/{owner.pk}/">alice</a>' in lobby and "rated" in lobby
+    bob.ok("post", f"/tables/{token}/join", {})
+    mine = bob.client.get("/me/tables/").content.decode()  # in bob's profile language, Spanish
+    assert f'href="/players/{owner.pk}/">(página de alice)</a>' in mine
+    assert 'id="rated-pill"' in bob.client.get(f"/t/{token}/").content.decode()

@@ -1,0 +1,114 @@
+"""Rated tables: who may sit, when a match moves the ratings (once), and what does not count."""
+
+from __future__ import annotations
+
+import pytest
+
+from tables import services
+from tables.models import Match, Move, Rating, RatingChange, Table
+
+from .helpers import ApiClient, open_table, started
+from .rating_helpers import RATED, both_have_moved, expire, rated_game, rated_once, to_last_move
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_guest_cannot_open_a_rated_table():
+    guest = ApiClient(name="Nadia")
+    response = guest.post("/tables", {"name": "Nadia", **RATED})
+    assert response.status_code == 403 and "account" in response.json()["detail"]
+    assert not Table.objects.exists()
+
+
+def test_the_form_refuses_a_rated_table_to_a_guest(client):
+    response = client.post("/new/", {"name": "Nadia", "ruleset": "playgridia", "rated": "on"}, follow=True)
+    assert "Rated tables are for accounts" in response.content.decode()
+    assert not Table.objects.exists()
+
+
+def test_a_rated_table_seats_accounts_only(alice, bob):
+    token = open_table(alice, **RATED)["table"]
+    assert alice.state(token)["options"]["rated"] is True
+    guest = ApiClient(name="Nadia")
+    refused = guest.post(f"/tables/{token}/join", {"name": "Nadia"})
+    assert refused.status_code == 403 and "rated" in refused.json()["detail"]
+    robot = alice.post(f"/tables/{token}/bot", {"level": "luna"})
+    assert robot.status_code == 403 and "Robots are unrated" in robot.json()["detail"]
+    joined = bob.ok("post", f"/tables/{token}/join", {})
+    assert joined["you"]["seat"] == 1
+    assert joined["seats"][0]["player_url"] == f"/players/{Table.objects.get().owner_id}/"
+
+
+def test_a_match_played_to_the_end_rates_both_once_even_when_its_last_move_is_retried():
+    token, players = rated_game()
+    mover, body = to_last_move(token, players)
+    first = mover.ok("post", f"/tables/{token}/moves", body)
+    assert first["state"]["status"] == "match_over" and first["applied"]
+    again = mover.ok("post", f"/tables/{token}/moves", body)
+    assert again["replayed"]
+    rated_once(token)
+    winner = Match.objects.get().winner
+    assert RatingChange.objects.get(score=1.0).player_id == Table.objects.get().seats[winner].pk
+
+
+def test_resign_counts_as_a_loss():
+    token, players = rated_game()
+    both_have_moved(token, players)
+    state = players[0].state(token)
+    players[0].ok("post", f"/tables/{token}/resign", {"expected_version": state["version"]})
+    rated_once(token)
+    assert RatingChange.objects.get(score=0.0).player_id == Table.objects.get().seat0_id
+
+
+def test_forfeit_on_time_counts_as_a_loss():
+    token, players = rated_game()
+    both_have_moved(token, players)
+    for _ in range(20):
+        expire(token)
+        services.sweep_overdue()
+        if Match.objects.get().status == Match.Status.OVER:
+            break
+    match = Match.objects.get()
+    assert match.outcome == Match.Outcome.FORFEIT
+    rated_once(token)
+    assert RatingChange.objects.get(score=1.0).player_id == Table.objects.get().seats[match.winner].pk
+
+
+def test_an_aborted_match_does_not_count():
+    """Resigned before the other side ever moved: no rating moves, no history row."""
+    token, players = rated_game()
+    state = players[0].state(token)
+    players[0].ok("post", f"/tables/{token}/resign", {"expected_version": state["version"]})
+    assert Match.objects.get().status == Match.Status.OVER
+    assert not RatingChange.objects.exists()
+    assert not Rating.objects.exists()
+
+
+def test_a_side_that_only_timed_out_never_moved():
+    """Forfeit by a player whose every turn the server played: aborted, not rated."""
+    token, _ = rated_game()
+    for _ in range(20):
+        expire(token)
+        services.sweep_overdue()
+        if Match.objects.get().status == Match.Status.OVER:
+            break
+    assert Match.objects.get().outcome == Match.Outcome.FORFEIT
+    assert not Move.objects.filter(source=Move.Source.PLAYER).exists()
+    assert not RatingChange.objects.exists()
+
+
+def test_an_unrated_table_moves_no_rating(alice, bob):
+    token, players = started(alice, bob)
+    mover, body = to_last_move(token, players)
+    mover.ok("post", f"/tables/{token}/moves", body)
+    assert Match.objects.get().status == Match.Status.OVER
+    assert not RatingChange.objects.exists()
+
+
+def test_each_pace_has_its_own_rating():
+    token, players = rated_game()
+    Table.objects.update(turn_seconds=600)  # a live clock
+    mover, body = to_last_move(token, players)
+    mover.ok("post", f"/tables/{token}/moves", body)
+    assert set(Rating.objects.values_list("pace", flat=True)) == {"live"}
+    assert set(RatingChange.objects.values_list("pace", flat=True)) == {"live"}
