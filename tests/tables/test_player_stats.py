@@ -46,7 +46,7 @@ def test_the_migration_backfills_the_same_figures():
     _played_with_timeouts()
     kept = Deal.objects.values(*FIGURES).get()
     Deal.objects.update(knocker=None, knocker_deadwood=None, turns0=0, turns1=0, timeouts0=0, timeouts1=0)
-    migration = importlib.import_module("tables.migrations.0003_ratings")
+    migration = importlib.import_module("tables.migrations.0007_ratings")
     migration.backfill_deal_figures(apps, None)
     assert Deal.objects.values(*FIGURES).get() == kept
 
