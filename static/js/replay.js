@@ -174,7 +174,7 @@ function setupReview() {
   if (!box || data.match.status !== "over") return null;
   box.hidden = false;
   return replayReview({
-    box, moves: $("replay-moves"), names, lastStep: last, anonymous: box.dataset.anonymous === "1",
+    box, moves: $("replay-moves"), names, lastStep: last, anonymous: box.dataset.anonymous === "1", go,
     path: `/matches/${data.match.id}/deals/${data.deal.number}/review`,
   });
 }

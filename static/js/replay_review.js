@@ -14,7 +14,8 @@ import {
 // ``box``: the page's empty review section (data-login: the login link for anonymous visitors).
 // ``moves``: the replay's move list, one item per step with its a[data-step]. Returns
 // showStep(step, line), called by the replay after it draws a step (``line``: the move's line).
-export function replayReview({ box, moves, path, names, lastStep, anonymous }) {
+// ``go(step)``: the replay's own stepping, for a click on a chart's point.
+export function replayReview({ box, moves, path, names, lastStep, anonymous, go }) {
   let byStep = new Map();
   let current = 0;
   let moveLine = null;
@@ -104,6 +105,10 @@ export function replayReview({ box, moves, path, names, lastStep, anonymous }) {
     line.append(now);
   }
 
+  box.addEventListener("click", (event) => {
+    const dot = event.target.closest("svg.review-chart circle[data-step]");
+    if (dot) go(Number(dot.dataset.step));
+  });
   draw();
   loadReview(path, draw);
   return showStep;

@@ -92,6 +92,7 @@ export function chanceChart(result, seat, name, span) {
   for (const [number, chance, decision] of points) {
     const verdict = decision ? decision.verdict : "end";
     const dot = svgNode("circle", { class: `dot verdict-${verdict}`, cx: x(number), cy: y(chance), r: decision && verdict !== "good" ? 4 : 2.5 });
+    dot.dataset.step = String(number); // the move it stands for (a replay jumps there)
     dot.append(svgNode("title", {}, decision ? fmt(_("move %(number)s: %(chance)s"), { number, chance: percent(chance) }) : percent(chance)));
     svg.append(dot);
   }
