@@ -7,7 +7,7 @@
 // preferred move and the hindsight line. The pieces are review_parts.js's, as in the end-of-deal box.
 import { _, fmt } from "./i18n.js";
 import {
-  MARKS, askReview, chanceChart, decisionNote, element, loadReview, markChartStep, progressNote, reviewEntry,
+  MARKS, askReview, chanceChart, decisionNote, element, loadReview, loginNote, markChartStep, progressNote, reviewEntry,
   summaryLine, thresholdsText, verdictName,
 } from "./review_parts.js";
 
@@ -62,20 +62,12 @@ export function replayReview({ box, moves, path, names, lastStep, anonymous, go 
     return button;
   }
 
-  function loginNote() {
-    const note = element("p", "review-login muted");
-    const link = element("a", "", _("Log in to ask for a review"));
-    link.href = box.dataset.login;
-    note.append(link, element("span", "", ` ${_("(reading a review needs no account; asking for one does).")}`));
-    return note;
-  }
-
   function draw() {
     const entry = reviewEntry(path);
     const answer = entry.answer;
     const parts = [element("h2", "", _("LUNA's review"))];
     if (!answer || !answer.reviews.length) {
-      if (anonymous) parts.push(loginNote());
+      if (anonymous) parts.push(loginNote(box.dataset.login));
       else if (!entry.error || entry.busy) parts.push(askButton(Boolean(entry.busy) || (!answer && !entry.error)));
     }
     if (entry.error) parts.push(element("p", "error", entry.error));

@@ -3,7 +3,8 @@
 // along the deal's move list (static/js/review_parts.js draws the pieces).
 import { _, fmt } from "./i18n.js";
 import {
-  MARKS, askReview, chanceChart, decisionNote, element, progressNote, reviewEntry, summaryLine, thresholdsText, verdictName,
+  MARKS, askReview, chanceChart, decisionNote, element, loginNote, progressNote, reviewEntry, summaryLine, thresholdsText,
+  verdictName,
 } from "./review_parts.js";
 import { actionFragment } from "./texts.js";
 
@@ -50,7 +51,9 @@ function render(key, context) {
   panel.id = "review-panel";
   panel.dataset.key = key;
   panel.append(element("h3", "", _("LUNA's review")));
-  if (!entry.answer) {
+  if (!entry.answer && context.anonymous) {
+    panel.append(loginNote(`/accounts/login/?next=${encodeURIComponent(window.location.pathname)}`));
+  } else if (!entry.answer) {
     const button = element("button", "btn secondary", _("Review this deal"));
     button.type = "button";
     button.id = "btn-review";
@@ -79,5 +82,7 @@ export function reviewPanel(token, state, names) {
   const open = state.status === "match_over" && state.options && state.options.visibility === "public";
   if (!seated && !open) return null; // the server would refuse: a spectator of a public table's finished match only
   const path = `/tables/${token}/matches/${state.match.number}/deals/${deal.number}/review`;
-  return render(path, { state, names, path });
+  const app = document.getElementById("table-app");
+  const anonymous = !seated && Boolean(app) && !app.dataset.hasPlayer; // asking takes an identity
+  return render(path, { state, names, path, anonymous });
 }

@@ -148,6 +148,15 @@ export function progressNote(review) {
   return [element("p", "review-progress", text), bar];
 }
 
+// For an anonymous visitor: asking for a review takes an identity (the API answers 401).
+export function loginNote(href) {
+  const note = element("p", "review-login muted");
+  const link = element("a", "", _("Log in to ask for a review"));
+  link.href = href;
+  note.append(link, element("span", "", ` ${_("(reading a review needs no account; asking for one does).")}`));
+  return note;
+}
+
 export const reviewEntry = (path) => answers.get(path) || {};
 
 export const finished = (answer) => answer.reviews.every((review) => review.status === "done" || review.status === "failed");

@@ -131,6 +131,12 @@ def test_an_anonymous_visitor_reads_a_public_matchs_review_and_is_asked_to_log_i
     review = page.locator("#replay-review")
     expect(review.get_by_role("link", name=TEXTS["es-ES"]["login"])).to_be_visible()
     expect(review.get_by_role("button")).to_have_count(0)
+    # the table's end-of-deal box says the same to them
+    page.goto(f"/t/{match.table.invite_token}/")
+    box = page.locator("#review-panel")
+    expect(box.get_by_role("link", name=TEXTS["es-ES"]["login"])).to_be_visible()
+    expect(box.get_by_role("button")).to_have_count(0)
+    page.goto(f"/matches/{match.pk}/deals/1/")
 
     where = reviews.deal_by_match(match.pk, 1)
     _, to_run = reviews.request_review(where, alice)  # Alice asks; a worker computes it
