@@ -107,14 +107,14 @@ def test_a_player_reviews_a_finished_deal_on_its_replay(
     expect(page.locator("#replay-move .review-now .mark")).to_have_text(
         page.locator("#replay-moves .review-mark[data-step='1']").inner_text().strip()
     )
-    # and so does a point of a chart (the start: the deal as dealt)
-    chart.locator("circle[data-step='0']").click()
-    expect(counter).to_have_text(texts["counter"].format(step=0))
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= device["viewport"]["width"], f"the page scrolls sideways: {width}px"
     name = "phone" if device.get("is_mobile") else "desktop"
-    review.scroll_into_view_if_needed()
+    page.evaluate("window.scrollTo(0, 0)")  # the sticky controls back at the top for the picture
     page.screenshot(path=str(screenshots / f"{name}-replay-review.png"), full_page=True)
+    # and so does a point of a chart (the start: the deal as dealt)
+    chart.locator("circle[data-step='0']").click()
+    expect(counter).to_have_text(texts["counter"].format(step=0))
     context.close()
 
 
