@@ -381,10 +381,12 @@ def revoke_token(request: HttpRequest, token_id: int) -> dict[str, Any]:
 # -- web push (tables.alerts) --------------------------------------------------------------
 
 from .alerts.api import router as push_router  # noqa: E402  (the router reuses this API's auth)
+from .review_api import archive_router as archive_review_router  # noqa: E402
 from .review_api import router as review_router  # noqa: E402
 
 api.add_router("/me/push", push_router)
 api.add_router("/tables", review_router)
+api.add_router("", archive_review_router)  # /matches/{id}/deals/{n}/review
 
 from .challenges_api import router as challenges_router  # noqa: E402  (the router reuses this API's auth)
 

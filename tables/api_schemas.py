@@ -378,6 +378,7 @@ class ReplayStepOut(Schema):
 class ReplayShowdownOut(Schema):
     result: DealResult
     knocker: int | None
+    knock_face_down: bool = Field(description="the rule set's knock lays its discard face down (classic)")
     dead_hands: list[GroupingOut] | None
     score_sheet: list[ScoreRowOut] = Field(description="the match's score sheet up to this deal")
 

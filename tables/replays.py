@@ -66,6 +66,7 @@ def _showdown(match: Match, deal: Deal, state: rules.Deal) -> dict[str, Any] | N
     return {
         "result": state.result.to_dict(),
         "knocker": state.knocker,
+        "knock_face_down": state.ruleset.knock_face_down,  # the summary box names that knock so
         "dead_hands": payloads.dead_hands(state.view(None)),
         "score_sheet": [row.to_dict() for row in sheet],
     }

@@ -3,6 +3,7 @@
 // step is in the address (?step=N, or #N) so that a link opens at that move.
 import { cardFace, shortNames } from "./cards.js";
 import { _, fmt } from "./i18n.js";
+import { replayReview } from "./replay_review.js";
 import { summaryContent } from "./summary.js";
 import { actionFragment, sentence } from "./texts.js";
 
@@ -94,7 +95,11 @@ function drawShowdown(atEnd) {
   const showdown = data.showdown;
   const state = {
     status: "between_deals",
-    deal: { number: data.deal.number, view: { result: showdown.result, knocker: showdown.knocker }, dead_hands: showdown.dead_hands },
+    deal: {
+      number: data.deal.number,
+      view: { result: showdown.result, knocker: showdown.knocker, ruleset: { knock_face_down: showdown.knock_face_down } },
+      dead_hands: showdown.dead_hands,
+    },
     match: { number: data.match.number, score_sheet: showdown.score_sheet, dealer_next: null },
   };
   const content = summaryContent(state, names, suits, true);
@@ -127,13 +132,14 @@ function draw() {
   const line = $("replay-move");
   line.replaceChildren(element("span", "", moveText(step)));
   if (atEnd) for (const text of layoffLines()) line.append(element("span", "layoff", ` ${text}`));
+  if (showReview) showReview(current, line);
   drawSeat("top", step);
   drawSeat("bottom", step);
   drawPiles(step);
   drawShowdown(atEnd);
   $("replay-first").disabled = $("replay-prev").disabled = current === 0;
   $("replay-next").disabled = $("replay-last").disabled = atEnd;
-  for (const link of $("replay-moves").querySelectorAll("a[data-step]")) {
+  for (const link of $("replay-moves").querySelectorAll("a[data-step]:not(.review-mark)")) {
     if (Number(link.dataset.step) === current) link.setAttribute("aria-current", "step");
     else link.removeAttribute("aria-current");
   }
@@ -162,6 +168,18 @@ $("replay-prev").addEventListener("click", () => go(current - 1));
 $("replay-next").addEventListener("click", () => go(current + 1));
 $("replay-last").addEventListener("click", () => go(last));
 
+// LUNA's review, for a finished match (a running one is staff's only: its box is the table's).
+function setupReview() {
+  const box = $("replay-review");
+  if (!box || data.match.status !== "over") return null;
+  box.hidden = false;
+  return replayReview({
+    box, moves: $("replay-moves"), names, lastStep: last, anonymous: box.dataset.anonymous === "1", go,
+    path: `/matches/${data.match.id}/deals/${data.deal.number}/review`,
+  });
+}
+
 drawLog();
 current = stepFromAddress();
+const showReview = setupReview();
 draw();

@@ -2,7 +2,8 @@
 
 Rules: never for a deal still being played (nor one abandoned mid-deal: it has no end to judge);
 while the match goes on, a player gets the review of their own decisions only; once it is over,
-its players get both seats', and so does anyone for a public table. One review is stored per
+its players get both seats', and so does anyone for a public table: an anonymous visitor reads
+an existing review, asking for one takes an identity. One review is stored per
 (deal, seat): the unique constraint, and the deal row locked while it is looked up or created,
 make two requests at once produce one review and one computation.
 """
@@ -28,13 +29,21 @@ log = logging.getLogger(__name__)
 STALE_SECONDS = 600  # a review pending or running this long lost its task: asking again restarts it
 
 
-def _deal_row(token: str, match_number: int, deal_number: int, lock: bool = False) -> Deal:
+def deal_by_token(token: str, match_number: int, deal_number: int) -> dict[str, Any]:
+    """A deal named as the table's API names it: the table's invite token, match and deal numbers."""
+    return {"match__table__invite_token": token, "match__number": match_number, "number": deal_number}
+
+
+def deal_by_match(match_id: int, deal_number: int) -> dict[str, Any]:
+    """A deal named as the archive names it: the match's id and the deal's number."""
+    return {"match_id": match_id, "number": deal_number}
+
+
+def _deal_row(where: dict[str, Any], lock: bool = False) -> Deal:
     rows = Deal.objects.select_related("match__table")
     if lock:
         rows = rows.select_for_update(of=("self",))
-    deal = rows.filter(
-        match__table__invite_token=token, match__number=match_number, number=deal_number
-    ).first()
+    deal = rows.filter(**where).first()
     if deal is None:
         raise NotFound("There is no such deal.")
     return deal
@@ -64,13 +73,14 @@ def _stale(row: DealReview, now: dt.datetime) -> bool:
 
 
 def request_review(
-    token: str, match_number: int, deal_number: int, player: Player | None, staff: bool = False
+    where: dict[str, Any], player: Player, staff: bool = False
 ) -> tuple[list[DealReview], list[int]]:
-    """The reviews ``player`` may see for this deal, created if missing, and the ids of those
-    the caller must hand to a worker (new, failed, or whose task was lost)."""
+    """The reviews ``player`` may see for the deal ``where`` names (deal_by_token, deal_by_match),
+    created if missing, and the ids of those the caller must hand to a worker (new, failed, or
+    whose task was lost). Asking takes an identity: a computation is never an anonymous one's."""
     now = timezone.now()
     with transaction.atomic():
-        deal = _deal_row(token, match_number, deal_number, lock=True)  # one request at a time per deal
+        deal = _deal_row(where, lock=True)  # one request at a time per deal
         rows, to_run = [], []
         for seat in reviewable_seats(deal, player, staff):
             row, created = DealReview.objects.get_or_create(
@@ -86,11 +96,10 @@ def request_review(
     return rows, to_run
 
 
-def review_status(
-    token: str, match_number: int, deal_number: int, player: Player | None, staff: bool = False
-) -> dict[str, Any]:
-    """The deal's reviews as ``player`` may see them: status and progress, the result once done."""
-    deal = _deal_row(token, match_number, deal_number)
+def review_status(where: dict[str, Any], player: Player | None, staff: bool = False) -> dict[str, Any]:
+    """The deal's reviews as ``player`` (None: an anonymous visitor) may see them: status and
+    progress, the result once done."""
+    deal = _deal_row(where)
     seats = reviewable_seats(deal, player, staff)
     rows = DealReview.objects.filter(deal=deal, seat__in=seats).order_by("seat")
     return review_answer(deal, list(rows))

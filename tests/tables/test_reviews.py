@@ -14,7 +14,7 @@ from django.test import Client
 from bots.review import REVIEW_SETTINGS, decision_points
 from config.celery import CLOCK_QUEUE, app
 from tables import engine, scheduling
-from tables.models import Deal, DealReview, Table
+from tables.models import Deal, DealReview, Match, Table
 from tables.services import reviews
 
 from .helpers import ApiClient, cards_in, make_account_client, play_deal, secret_cards, started
@@ -103,6 +103,48 @@ def test_once_the_match_is_over_both_seats_are_reviewed_and_a_public_table_shows
     assert sorted(seats for _, seats in runs) == [(0,), (1,)]
 
 
+def archive_review_path(deal: int = 1) -> str:
+    return f"/matches/{Match.objects.get().pk}/deals/{deal}/review"
+
+
+def test_an_anonymous_visitor_reads_a_public_finished_matchs_review_but_may_not_ask_for_one(alice, bob, runs):
+    token, _ = finished_first_deal(alice, bob, target=100, visibility="public")
+    resign(alice, token)
+    anonymous = ApiClient()
+    for path in (review_path(token), archive_review_path()):
+        assert anonymous.ok("get", path)["reviews"] == []  # nothing asked yet: nothing to read
+        refused = anonymous.post(path)
+        assert (refused.status_code, refused.json()["error"]) == (401, "not_authenticated")
+    assert not DealReview.objects.exists() and not runs
+    answer = bob.ok("post", archive_review_path(), status=202)
+    assert [review["status"] for review in answer["reviews"]] == ["done", "done"]
+    assert anonymous.ok("get", archive_review_path()) == anonymous.ok("get", review_path(token)) == answer
+
+
+def test_the_archive_address_keeps_the_archives_and_the_reviews_rules(alice, bob, runs):
+    token, _ = finished_first_deal(alice, bob, target=100)
+    path = archive_review_path()
+    # while the match runs the archive shows it to nobody but staff: 404, as its replay
+    assert alice.get(path).status_code == alice.post(path).status_code == 404
+    resign(bob, token)
+    carol, anonymous = make_account_client("carol@example.com"), ApiClient()
+    for stranger in (carol, anonymous):  # an invite-only table's match is not even revealed
+        assert stranger.get(path).status_code == 404
+    assert carol.post(path).status_code == 404
+    assert anonymous.post(path).status_code == 401
+    assert alice.get(archive_review_path(deal=2)).status_code == 404  # resigned between deals
+    answer = alice.ok("post", path, status=202)
+    assert [review["seat"] for review in answer["reviews"]] == [0, 1]
+    assert alice.ok("get", review_path(token)) == answer
+
+
+def test_staff_may_not_read_the_opponents_decisions_of_a_running_match_through_the_archive(alice, bob):
+    finished_first_deal(alice, bob, target=100)
+    staff = make_account_client("staff@example.com", staff=True)
+    assert staff.get(archive_review_path()).status_code == 403
+    assert staff.post(archive_review_path()).status_code == 403
+
+
 def test_an_invite_only_table_shows_its_reviews_to_its_players_only(alice, bob):
     token, _ = finished_first_deal(alice, bob, target=100)
     resign(bob, token)
@@ -135,9 +177,11 @@ def test_asked_twice_it_is_computed_once(alice, bob, runs):
 def test_progress_is_stored_while_the_review_is_computed(alice, bob):
     token, _ = finished_first_deal(alice, bob, target=100)
     player = Table.objects.get(invite_token=token).seat0
-    rows, to_run = reviews.request_review(token, 1, 1, player)  # asked, not yet handed to a worker
+    rows, to_run = reviews.request_review(
+        reviews.deal_by_token(token, 1, 1), player
+    )  # asked, not yet handed to a worker
     assert [row.pk for row in rows] == to_run
-    pending = reviews.review_status(token, 1, 1, player)["reviews"]
+    pending = reviews.review_status(reviews.deal_by_token(token, 1, 1), player)["reviews"]
     assert pending == [{"seat": 0, "status": "pending", "done": 0, "total": 0, "result": None}]
     seen: list[tuple[str, int, int]] = []
     real = reviews.review_deal
@@ -159,14 +203,14 @@ def test_progress_is_stored_while_the_review_is_computed(alice, bob):
     total = len(decision_points(deal, (0,)))
     assert seen == [("running", done, total) for done in range(1, total + 1)]
     assert reviews.run_review(to_run[0]) == "nothing to do"  # a duplicate task
-    (done,) = reviews.review_status(token, 1, 1, player)["reviews"]
+    (done,) = reviews.review_status(reviews.deal_by_token(token, 1, 1), player)["reviews"]
     assert (done["status"], done["done"], done["total"]) == ("done", total, total)
 
 
 def test_a_failed_review_is_handed_again_when_asked_again(alice, bob, monkeypatch):
     token, _ = finished_first_deal(alice, bob, target=100)
     player = Table.objects.get(invite_token=token).seat0
-    _, to_run = reviews.request_review(token, 1, 1, player)
+    _, to_run = reviews.request_review(reviews.deal_by_token(token, 1, 1), player)
 
     def broken(*args, **kwargs):
         raise RuntimeError("a worker's bad day")
@@ -175,7 +219,7 @@ def test_a_failed_review_is_handed_again_when_asked_again(alice, bob, monkeypatc
     assert reviews.run_review(to_run[0]) == "failed"
     monkeypatch.undo()
     monkeypatch.setattr(reviews, "REVIEW_SETTINGS", CHEAP)
-    assert reviews.request_review(token, 1, 1, player)[1] == to_run
+    assert reviews.request_review(reviews.deal_by_token(token, 1, 1), player)[1] == to_run
     assert reviews.run_review(to_run[0]) == "done"
 
 
