@@ -56,6 +56,15 @@ def pytest_configure(config: pytest.Config) -> None:
         database.setdefault("TEST", {})["NAME"] = str(var / "test-browser.sqlite3")
 
 
+@pytest.fixture(autouse=True)
+def _tasks_run_in_the_server(monkeypatch):
+    """The live server runs in this process with no Celery worker: its background work (a bot's
+    turn, an alert, a review) runs inline, as in embedded mode, with Redis (.ci/run) or without."""
+    from config.celery import app
+
+    monkeypatch.setitem(app.conf, "task_always_eager", True)
+
+
 @pytest.fixture(scope="session")
 def live_url(django_db_setup, django_db_blocker) -> Iterator[str]:
     """daphne serving config.asgi (HTTP, static files and the sockets) on a free port."""

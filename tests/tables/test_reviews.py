@@ -27,6 +27,13 @@ needs_row_locks = pytest.mark.skipif(
 
 
 @pytest.fixture(autouse=True)
+def _reviews_run_inline(monkeypatch):
+    """No Celery worker runs in these tests: a requested review is computed inline, with Redis
+    (.ci/run) as without it."""
+    monkeypatch.setitem(app.conf, "task_always_eager", True)
+
+
+@pytest.fixture(autouse=True)
 def _cheap_reviews(monkeypatch):
     """A small search budget: these tests check who gets what, bench/review.py the cost."""
     monkeypatch.setattr(reviews, "REVIEW_SETTINGS", CHEAP)
