@@ -31,7 +31,6 @@ export const ui = {
   summaryClosedFor: null,
   keptSummary: null, // the state of a deal's end kept on screen after the server dealt on
   dealingOn: false, // this player pressed NEXT DEAL: the box of the deal that ended goes
-  busy: false,
   clockEnd: null,
   chatChannel: "players",
   unread: 0,
