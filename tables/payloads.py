@@ -277,6 +277,8 @@ def my_table_row(table: Table, player: Player) -> dict[str, Any]:
     return {
         "table": table.invite_token,
         "ruleset": table.ruleset_name,
+        "target": table.ruleset.get("target"),
+        "hollywood": bool(table.ruleset.get("hollywood")),
         "status": status,
         "seat": seat,
         "opponent": player_summary(opponent),
@@ -316,6 +318,7 @@ def lobby_row(table: Table) -> dict[str, Any]:
         "table": table.invite_token,
         "ruleset": table.ruleset_name,
         "target": table.ruleset.get("target"),
+        "hollywood": bool(table.ruleset.get("hollywood")),
         "owner": table.owner.display_name,
         "owner_url": player_url(table.owner),
         "rated": table.rated,
