@@ -114,6 +114,7 @@ def owner_name(table: Table) -> str | None:
 def match_state(match: Match) -> dict[str, Any]:
     record = engine.load_match(match)
     return {
+        "id": match.pk,
         "number": match.number,
         "status": match.status,
         "outcome": match.outcome or None,
