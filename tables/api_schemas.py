@@ -208,6 +208,8 @@ class MatchExportOut(Schema):
 class MyTableOut(Schema):
     table: str
     ruleset: str
+    target: int | None = Field(description="the match's target score; None: a single deal")
+    hollywood: bool = Field(description="Hollywood scoring: three games at once")
     status: TableStatus
     seat: int | None
     opponent: SeatOut | None
@@ -248,6 +250,7 @@ class LobbyRowOut(Schema):
     table: str
     ruleset: str
     target: int | None
+    hollywood: bool = Field(description="Hollywood scoring: three games at once")
     owner: str
     owner_url: str | None = Field(description="the owner's player page; null for a guest")
     rated: bool

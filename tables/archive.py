@@ -25,8 +25,12 @@ def may_view(match: Match, viewer: Player | None, staff: bool) -> bool:
         return True
     if match.status != Match.Status.OVER:
         return False
-    table = match.table
-    return table.visibility == Table.Visibility.PUBLIC or table.seat_of(viewer) is not None
+    return may_view_matches_at(match.table, viewer, staff)
+
+
+def may_view_matches_at(table: Table, viewer: Player | None, staff: bool) -> bool:
+    """May ``viewer`` see the table's finished matches (may_view, for any match of the table)?"""
+    return staff or table.visibility == Table.Visibility.PUBLIC or table.seat_of(viewer) is not None
 
 
 def viewable_match(match_id: int, viewer: Player | None, staff: bool) -> Match:
@@ -68,8 +72,7 @@ def finished_matches_of(player: Player) -> QuerySet[Match]:
 
 def finished_matches_at(table: Table, viewer: Player | None, staff: bool, limit: int = 10) -> list[Match]:
     """The table's latest finished matches, if the viewer may see them (else none)."""
-    allowed = staff or table.visibility == Table.Visibility.PUBLIC or table.seat_of(viewer) is not None
-    if not allowed:
+    if not may_view_matches_at(table, viewer, staff):
         return []
     rows = Match.objects.filter(table=table, status=Match.Status.OVER).order_by("-number")
     return list(

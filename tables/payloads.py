@@ -114,6 +114,7 @@ def owner_name(table: Table) -> str | None:
 def match_state(match: Match) -> dict[str, Any]:
     record = engine.load_match(match)
     return {
+        "id": match.pk,
         "number": match.number,
         "status": match.status,
         "outcome": match.outcome or None,
@@ -277,6 +278,8 @@ def my_table_row(table: Table, player: Player) -> dict[str, Any]:
     return {
         "table": table.invite_token,
         "ruleset": table.ruleset_name,
+        "target": table.ruleset.get("target"),
+        "hollywood": bool(table.ruleset.get("hollywood")),
         "status": status,
         "seat": seat,
         "opponent": player_summary(opponent),
@@ -316,6 +319,7 @@ def lobby_row(table: Table) -> dict[str, Any]:
         "table": table.invite_token,
         "ruleset": table.ruleset_name,
         "target": table.ruleset.get("target"),
+        "hollywood": bool(table.ruleset.get("hollywood")),
         "owner": table.owner.display_name,
         "owner_url": player_url(table.owner),
         "rated": table.rated,

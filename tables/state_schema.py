@@ -188,6 +188,7 @@ class GameOut(Schema):
 
 
 class MatchStateOut(Schema):
+    id: int = Field(description="the match's archive page, /matches/{id}/, opens once it is over")
     number: int
     status: Literal["playing", "over"]
     outcome: Literal["completed", "resigned", "forfeit"] | None

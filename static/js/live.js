@@ -18,6 +18,7 @@ export class LiveTable {
     this.retryMs = 1000;
     this.pollTimer = null;
     this.moves = new Map(); // client_move_id or request_id -> resolve, for moves and actions sent over the socket
+    this.waiters = []; // [version, resolve]: callers waiting for the state of that version
   }
 
   // Every visitor gets the socket, a logged-out spectator too (the spectators' view, read-only).
@@ -106,6 +107,22 @@ export class LiveTable {
     if (!state || state.version < this.version) return;
     this.version = state.version;
     this.handlers.onState(state);
+    const ready = this.waiters.filter(([version]) => version <= this.version);
+    this.waiters = this.waiters.filter(([version]) => version > this.version);
+    for (const [, resolve] of ready) resolve();
+  }
+
+  // Resolves once the page shows the state of `version`: a socket answer comes before the event
+  // that carries its state. Without that event in MOVE_ANSWER_MS, the table is fetched.
+  caughtUp(version) {
+    if (this.version >= version) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.refresh().then(resolve), MOVE_ANSWER_MS);
+      this.waiters.push([version, () => {
+        clearTimeout(timer);
+        resolve();
+      }]);
+    });
   }
 
   offerChat(messages) {

@@ -130,7 +130,8 @@ function finalScores(match, names) {
   return table;
 }
 
-function matchEnding(match, names) {
+// ``archiveUrl``: the match's archive page by its id (null: none to link to).
+function matchEnding(match, names, archiveUrl) {
   const box = element("div", "match-end");
   const reasons = {
     resigned: _("%(name)s wins: the other player resigned."),
@@ -141,6 +142,14 @@ function matchEnding(match, names) {
   box.append(element("p", "outcome", match.winner === null ? _("The match is over.") : fmt(text, { name: names[match.winner] })));
   if (isHollywood(match)) box.append(hollywoodResults(match, names));
   if (match.final_scores) box.append(finalScores(match, names));
+  const archive = match.status === "over" && match.id && archiveUrl ? archiveUrl(match.id) : null;
+  if (archive) {
+    const link = element("a", "btn small secondary replay-match", _("Replay this match"));
+    link.href = archive;
+    const line = element("p");
+    line.append(link);
+    box.append(line);
+  }
   return box;
 }
 
@@ -167,13 +176,14 @@ function dealEnding(deal, names, suitsUrl) {
 // {title, body} of the box for the table's current state, or null when there is nothing to sum up.
 // At a match's end: the winner and the bonuses, then the last deal's showdown, with no further click.
 // ``kept``: the box of a deal that ended, kept on screen after the server dealt the next one.
-export function summaryContent(state, names, suitsUrl, kept = false) {
+// ``archiveUrl``: the archive page of a match by its id, linked from the match's end (or null).
+export function summaryContent(state, names, suitsUrl, kept = false, archiveUrl = null) {
   const deal = state.deal;
   const match = state.match;
   const view = deal && deal.view;
   const body = element("div");
   if (state.status === "match_over") {
-    body.append(matchEnding(match, names));
+    body.append(matchEnding(match, names, archiveUrl));
     if (view && view.result) body.append(element("h3", "", fmt(_("Deal %(number)s"), { number: deal.number })), dealEnding(deal, names, suitsUrl));
     body.append(element("h3", "", _("Score sheet")), matchSheet(match, names));
     const lastDeal = reviewPanel(state.table, state, names);

@@ -72,11 +72,22 @@ function announceTurn() {
   ui.wasAwaiting = awaiting;
 }
 
+// One call at a time, in the order the player made them. A click made while an earlier call still
+// waits for its answer is kept and sent once that answer is in, against the table as it is then
+// (as the big card and chess sites keep a premove): a click is never dropped. Disabling the
+// buttons instead would leave a tap that lands in the gap doing nothing either.
+let lastCall = Promise.resolve();
+function inTurn(send) {
+  const call = lastCall.then(send);
+  lastCall = call.catch(() => undefined);
+  return call;
+}
+
+// A verb's body sent with the version the table has when the call's turn comes.
+export const versioned = () => ({ expected_version: ui.state.version });
+
 async function post(path, body, failure) {
-  if (ui.busy) return null;
-  ui.busy = true;
   const answer = await api.post(path, body);
-  ui.busy = false;
   if (answer.ok) return answer.data;
   if (answer.data && answer.data.state) applyState(answer.data.state);
   refused(answer.status, answer.data.detail, failure);
@@ -87,34 +98,39 @@ function refused(status, detail, failure) {
   toast(status === 409 ? _("The table changed: look again.") : detail || failure || _("That did not work."), "error");
 }
 
-// Over the table's socket when it is open (the state follows as its event), else over HTTP.
-export async function move(action) {
-  if (ui.busy) return;
-  const body = { action, expected_version: ui.state.version, client_move_id: newMoveId() };
-  ui.busy = true;
-  const answer = await live.move(body);
-  ui.busy = false;
-  if (answer === null) {
-    const data = await post(`/tables/${token}/moves`, body);
-    if (data) applyState(data.state);
-  } else if (answer.type === "error") {
-    refused(answer.status, answer.detail); // a stale version: the socket sends the table as it is
-  }
+// Over the table's socket when it is open (the state follows as its event), else over HTTP. A move
+// that the calls before it made illegal (a second tap on the stock) is not sent: the table shows why.
+export function move(action) {
+  return inTurn(async () => {
+    if (!legal().includes(action)) return;
+    const body = { action, expected_version: ui.state.version, client_move_id: newMoveId() };
+    const answer = await live.move(body);
+    if (answer === null) {
+      const data = await post(`/tables/${token}/moves`, body);
+      if (data) applyState(data.state);
+    } else if (answer.type === "error") {
+      refused(answer.status, answer.detail); // a stale version: the socket sends the table as it is
+    } else {
+      await live.caughtUp(answer.version); // the next call goes against the table this move made
+    }
+  });
 }
 
 // Over the table's socket when it is open and takes the verb (the state follows as its event),
-// else over HTTP.
-export async function tableCall(path, body = {}) {
-  const socketAction = socketActions.get(path);
-  if (socketAction && !ui.busy) {
-    ui.busy = true;
-    const answer = await live.action({ action: socketAction, request_id: newMoveId(), ...body });
-    ui.busy = false;
-    if (answer === null) live.refresh(); // unanswered: show the table as it is now
-    else if (answer !== undefined && answer.type === "error") refused(answer.status, answer.detail);
-    if (answer !== undefined) return answer;
-  }
-  const data = await post(`/tables/${token}/${path}`, body);
-  if (data) applyState(data);
-  return data;
+// else over HTTP. ``fields``: the body, or a function that makes it when the call's turn comes.
+export function tableCall(path, fields = {}) {
+  return inTurn(async () => {
+    const body = typeof fields === "function" ? fields() : fields;
+    const socketAction = socketActions.get(path);
+    if (socketAction) {
+      const answer = await live.action({ action: socketAction, request_id: newMoveId(), ...body });
+      if (answer === null) live.refresh(); // unanswered: show the table as it is now
+      else if (answer !== undefined && answer.type === "error") refused(answer.status, answer.detail);
+      else if (answer !== undefined) await live.caughtUp(answer.version);
+      if (answer !== undefined) return answer;
+    }
+    const data = await post(`/tables/${token}/${path}`, body);
+    if (data) applyState(data);
+    return data;
+  });
 }

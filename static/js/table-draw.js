@@ -10,7 +10,7 @@ import { actionFragment, clockText, rematchExpiryText, sentence } from "./texts.
 import { drawBoard } from "./table-board.js";
 import { drawMoveLog, drawSpectators } from "./table-log.js";
 import {
-  $, clear, coach, isLegal, matchTarget, mySeat, names, plannedKnock, show, suitsUrl, ui, view,
+  $, clear, coach, isLegal, matchArchiveUrl, matchTarget, mySeat, names, plannedKnock, show, suitsUrl, ui, view,
 } from "./table-state.js";
 
 export function render() {
@@ -165,7 +165,7 @@ function drawSummary() {
   const key = `${ui.state.match?.number}-${ui.state.deal?.number}-${ui.state.status}`;
   const over = ui.state.status === "between_deals" || ui.state.status === "match_over";
   const shown = ui.keptSummary || (over ? ui.state : null);
-  const content = shown ? summaryContent(shown, names(), suitsUrl, Boolean(ui.keptSummary)) : null;
+  const content = shown ? summaryContent(shown, names(), suitsUrl, Boolean(ui.keptSummary), matchArchiveUrl) : null;
   if (!content || (ui.summaryClosedFor === key && !ui.keptSummary)) {
     box.hidden = true;
     return;

@@ -3,7 +3,7 @@
 import { moveCard, ownArrangement } from "./hand.js";
 import { _ } from "./i18n.js";
 import { toast } from "./site.js";
-import { move, tableCall } from "./table-calls.js";
+import { move, tableCall, versioned } from "./table-calls.js";
 import { render } from "./table-draw.js";
 import { $, app, handGroups, isLegal, mySeat, plannedKnock, store, token, ui, view } from "./table-state.js";
 
@@ -61,7 +61,7 @@ export function onResign() {
   }
   resignArmed = false;
   button.textContent = _("RESIGN");
-  tableCall("resign", { expected_version: ui.state.version });
+  tableCall("resign", versioned);
   return true;
 }
 

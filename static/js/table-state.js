@@ -8,6 +8,8 @@ export const app = document.getElementById("table-app");
 export const $ = (id) => document.getElementById(id);
 export const token = app.dataset.token;
 export const suitsUrl = app.dataset.suits;
+// The archive page of a match of this table, or null when this visitor may not see them.
+export const matchArchiveUrl = (id) => (app.dataset.matchArchive ? app.dataset.matchArchive.replace(/0\/$/, `${id}/`) : null);
 export const store = {
   get: (key, fallback) => JSON.parse(localStorage.getItem(key) || "null") ?? fallback,
   set: (key, value) => localStorage.setItem(key, JSON.stringify(value)),
@@ -31,7 +33,6 @@ export const ui = {
   summaryClosedFor: null,
   keptSummary: null, // the state of a deal's end kept on screen after the server dealt on
   dealingOn: false, // this player pressed NEXT DEAL: the box of the deal that ended goes
-  busy: false,
   clockEnd: null,
   chatChannel: "players",
   unread: 0,

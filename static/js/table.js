@@ -8,7 +8,7 @@ import { SORT_MODES } from "./hand.js";
 import { _ } from "./i18n.js";
 import { toast } from "./site.js";
 import { setSound, soundOn } from "./sound.js";
-import { live, move, tableCall } from "./table-calls.js";
+import { live, move, tableCall, versioned } from "./table-calls.js";
 import { drawChat, wireChat } from "./table-chat.js";
 import { render, tickClock } from "./table-draw.js";
 import { discard, onCardClick, onJoin, onKnock, onPile, onResign, onStock, reorder } from "./table-play.js";
@@ -57,7 +57,7 @@ function wire() {
   });
   const nextDeal = () => {
     ui.dealingOn = true;
-    tableCall("next-deal", { expected_version: ui.state.version });
+    tableCall("next-deal", versioned);
   };
   $("btn-next-deal").addEventListener("click", nextDeal);
   $("summary-next").addEventListener("click", nextDeal);
@@ -96,7 +96,7 @@ function wire() {
   });
   $("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    tableCall("start", { expected_version: ui.state.version });
+    tableCall("start", versioned);
   });
   $("join-form").addEventListener("submit", onJoin);
   wireChat(live);

@@ -138,8 +138,12 @@ def _names(table: Table, seat: int) -> dict[str, Any]:
 def _match_over(table: Table, match: Match, seat: int) -> Alert:
     player = table.seats[seat]
     assert player is not None  # only a human seat's match is over for someone
-    totals = engine.load_match(match).totals
+    record = engine.load_match(match)
     verdict = "won" if match.winner == seat else "lost"
+    totals = record.totals
+    final = record.final_scores
+    if record.games and final is not None:  # Hollywood: the match's score is its three games' sum
+        verdict, totals = f"{verdict}_games", (final[0].total, final[1].total)
     result = RESULTS[language(player.language)][verdict].format(mine=totals[seat], theirs=totals[1 - seat])
     return Alert("match_over", player, table, f"match:{match.pk}", {**_names(table, seat), "result": result})
 

@@ -42,8 +42,18 @@ TEXTS: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 RESULTS = {
-    "es": {"won": "Has ganado {mine}–{theirs}.", "lost": "Has perdido {mine}–{theirs}."},
-    "en": {"won": "You won {mine}–{theirs}.", "lost": "You lost {mine}–{theirs}."},
+    "es": {
+        "won": "Has ganado {mine}–{theirs}.",
+        "lost": "Has perdido {mine}–{theirs}.",
+        "won_games": "Has ganado {mine}–{theirs} en las tres partidas.",
+        "lost_games": "Has perdido {mine}–{theirs} en las tres partidas.",
+    },
+    "en": {
+        "won": "You won {mine}–{theirs}.",
+        "lost": "You lost {mine}–{theirs}.",
+        "won_games": "You won {mine}–{theirs} over three games.",
+        "lost_games": "You lost {mine}–{theirs} over three games.",
+    },
 }
 
 DURATIONS = {

@@ -1,15 +1,17 @@
 """Template helpers of the archive: outcome names, and the table page's list of its finished
-matches (shown only to whom may see them: the players, anyone at a public table, staff)."""
+matches and link to a match that ends while it is open (shown only to whom may see them: the
+players, anyone at a public table, staff)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
+from django.urls import reverse
 from django.utils.translation import gettext
 
 from tables import archive, identity
-from tables.models import Table
+from tables.models import Player, Table
 
 register = template.Library()
 
@@ -49,8 +51,20 @@ def deal_status_label(status: str) -> str:
 @register.inclusion_tag("tables/_table_archive.html", takes_context=True)
 def table_archive(context: template.Context, table: Table) -> dict[str, Any]:
     """The table's latest finished matches, each linking to its archive page."""
+    viewer, staff = _viewer(context)
+    return {"matches": archive.finished_matches_at(table, viewer, staff)}
+
+
+@register.simple_tag(takes_context=True)
+def match_archive_pattern(context: template.Context, table: Table) -> str:
+    """The archive page of "match 0", whose id the table page puts in to link a match that ends
+    while it is open; empty when the viewer may not see the table's matches (no dead link)."""
+    viewer, staff = _viewer(context)
+    return reverse("match_archive", args=[0]) if archive.may_view_matches_at(table, viewer, staff) else ""
+
+
+def _viewer(context: template.Context) -> tuple[Player | None, bool]:
     request = context.get("request")
     viewer = identity.player_for_request(request) if request is not None else None
     user = getattr(request, "user", None)
-    staff = bool(user is not None and user.is_staff)
-    return {"matches": archive.finished_matches_at(table, viewer, staff)}
+    return viewer, bool(user is not None and user.is_staff)

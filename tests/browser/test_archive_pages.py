@@ -172,3 +172,37 @@ def test_a_stranger_is_refused_a_private_match_and_shown_a_public_one(
     expect(page.locator("#replay-next")).to_be_disabled()
     context.close()
     assert requests.failures == []
+
+
+def test_a_match_that_ends_while_the_table_is_open_links_to_its_archive_page(
+    browser, live_url, known_deck, accounts, console
+):
+    """The end-of-match box links the match's archive page once it is over, and only for whom
+    may see it: not for a stranger watching a private table."""
+    from tables import services
+    from tables.models import Match
+
+    alice, alice_session = accounts("alice@example.com", "Alice")
+    bob, _ = accounts("bob@example.com", "Bob")
+    _, carol_session = accounts("carol@example.com", "Carol")
+    table = services.create_table(alice)
+    services.join_table(table.invite_token, bob)
+    services.start_match(table.invite_token, alice)
+    pages = {}
+    for who, session in (("alice", alice_session), ("carol", carol_session)):
+        pages[who] = console.watch(new_context(browser, live_url, session=session).new_page(), who)
+        pages[who].goto(f"/t/{table.invite_token}/")
+        expect(pages[who].locator("#table-app[data-ready='1']")).to_be_attached()
+    expect(pages["alice"].locator(".replay-match")).to_have_count(0)
+
+    services.resign(table.invite_token, bob)  # while both pages are open
+    match = Match.objects.get(table=table, number=1)
+    link = pages["alice"].get_by_role("link", name="Replay this match")
+    expect(link).to_have_attribute("href", f"/matches/{match.pk}/", timeout=15000)
+    expect(pages["carol"].locator(".match-end .outcome")).to_contain_text("Alice wins", timeout=15000)
+    expect(pages["carol"].locator(".replay-match")).to_have_count(0)
+    link.click()
+    expect(pages["alice"]).to_have_url(re.compile(rf"/matches/{match.pk}/$"))
+    expect(pages["alice"].locator("main h1")).to_contain_text("Alice")
+    for page in pages.values():
+        page.context.close()

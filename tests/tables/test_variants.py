@@ -154,3 +154,27 @@ def test_a_hollywood_payload_before_any_deal_shows_three_open_games(alice, bob):
     ] * 3
     match = Match.objects.get(table__invite_token=token)
     assert payloads.match_state(match)["games"] == state["games"]
+
+
+@pytest.mark.django_db
+def test_the_lobby_and_my_tables_mark_hollywood_tables_with_their_target(alice, bob):
+    hollywood = open_table(alice, ruleset="classic", hollywood=True, visibility="public")["table"]
+    plain = open_table(alice, ruleset="playgridia", target=150, visibility="public")["table"]
+    lobby = {row["table"]: row for row in bob.ok("get", "/lobby")["tables"]}
+    mine = {row["table"]: row for row in alice.ok("get", "/me/tables")["tables"]}
+    for rows in (lobby, mine):
+        assert (rows[hollywood]["hollywood"], rows[hollywood]["target"]) == (True, 100)
+        assert (rows[plain]["hollywood"], rows[plain]["target"]) == (False, 150)
+    for client, url in ((bob.client, "/lobby/"), (alice.client, "/me/tables/")):
+        page = client.get(url, headers={"accept-language": "en"}).content.decode()
+        assert _row_of(page, hollywood).count('<span class="tag">Hollywood</span>') == 1
+        assert "to 100" in _row_of(page, hollywood)
+        assert "Hollywood" not in _row_of(page, plain) and "to 150" in _row_of(page, plain)
+        spanish = client.get(url, headers={"accept-language": "es"}).content.decode()
+        assert "a 100" in _row_of(spanish, hollywood)
+
+
+def _row_of(page: str, token: str) -> str:
+    """The <li> of the page's list that links to the table."""
+    link = page.index(f'href="/t/{token}/"')
+    return page[page.rindex("<li", 0, link) : page.index("</li>", link)]

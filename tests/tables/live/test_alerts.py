@@ -15,7 +15,7 @@ from tables import scheduling, selectors, services
 from tables.alerts import notify, presence, push
 from tables.alerts.models import Activity, SentAlert
 from tables.models import Deal, Player, Table
-from tests.tables.helpers import started, to_play
+from tests.tables.helpers import play_match, started, to_play
 
 pytestmark = pytest.mark.django_db
 
@@ -275,3 +275,31 @@ def test_watching_means_this_table_visible_until_a_later_moment(alice, bob):
     assert not presence.is_watching(player, other.pk, now)  # another table
     presence.touch_table(player, table.pk, visible=False)
     assert not presence.is_watching(player, table.pk)  # hidden from now on
+
+
+def test_the_match_over_alert_of_a_hollywood_match_gives_the_three_games_sum(alice, bob):
+    """Not the last game's totals: the match's score, as the score sheet's final line has it."""
+    token, players = started(alice, bob, ruleset="classic", hollywood=True)
+    final = play_match(token, players)
+    table = Table.objects.get(invite_token=token)
+    sums = [final["match"]["final_scores"][seat]["total"] for seat in (0, 1)]
+    last_game = final["match"]["games"][-1]["totals"]
+    assert sums != last_game  # the three games add up to more than the last one
+    winner = final["match"]["winner"]
+    table.seats[winner].language, table.seats[1 - winner].language = "en", "es"
+    texts = {alert.player.pk: alert.texts()[1] for alert in notify.alerts_for(table, "match_over")}
+    assert texts[table.seats[winner].pk] == f"You won {sums[winner]}–{sums[1 - winner]} over three games."
+    assert texts[table.seats[1 - winner].pk] == (
+        f"Has perdido {sums[1 - winner]}–{sums[winner]} en las tres partidas."
+    )
+
+
+def test_the_match_over_alert_of_a_plain_match_gives_its_totals(alice, bob):
+    token, players = started(alice, bob, ruleset="classic")
+    final = play_match(token, players)
+    table = Table.objects.get(invite_token=token)
+    totals = final["match"]["totals"]
+    winner = final["match"]["winner"]
+    table.seats[winner].language = "en"
+    [alert] = [a for a in notify.alerts_for(table, "match_over") if a.player == table.seats[winner]]
+    assert alert.texts()[1] == f"You won {totals[winner]}–{totals[1 - winner]}."
