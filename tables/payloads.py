@@ -383,6 +383,8 @@ def challenge_row(challenge: Challenge, now: dt.datetime) -> dict[str, Any]:
         "ruleset": challenge.ruleset_name,
         "turn_seconds": challenge.turn_seconds,
         "pace": Table.pace_of(challenge.turn_seconds),
+        "min_rating": challenge.min_rating,
+        "max_rating": challenge.max_rating,
         "options": challenge.options,
         "created_at": challenge.created_at.isoformat(),
         "expires_at": challenge.expires_at.isoformat(),
