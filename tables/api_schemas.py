@@ -163,6 +163,7 @@ class ChatMessageOut(Schema):
     id: int
     channel: Literal["players", "spectators"]
     author: str
+    author_url: str | None = Field(description="the author's player page; null for guests and robots")
     text: str
     created_at: str
 

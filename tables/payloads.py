@@ -263,6 +263,7 @@ def chat_message(message: ChatMessage) -> dict[str, Any]:
         "id": message.id,
         "channel": message.channel,
         "author": message.author.display_name,
+        "author_url": player_url(message.author),
         "text": message.text,
         "created_at": message.created_at.isoformat(),
     }
