@@ -9,7 +9,7 @@ import re
 import pytest
 from django.utils import timezone
 
-from tables import glicko2, player_stats
+from tables import glicko2, player_stats, services
 from tables.identity import player_for_user
 from tables.models import Player, Rating, RatingChange
 from tables.player_views import rating_chart
@@ -122,3 +122,26 @@ def test_a_long_absent_player_is_provisional_again_and_leaves_the_leaderboard(cl
     grown = glicko2.idle(glicko2.Rating(1900, 60, 0.06), 120).deviation
     assert "provisional" in page and f"± {grown:.0f}" in page and grown > 110
     assert "alice" not in client.get("/leaderboard/?pace=slow").content.decode()
+
+
+def test_a_logged_in_account_may_challenge_someone_else_from_their_page(client, alice, bob):
+    owner, other = player_for_user(alice.user), player_for_user(bob.user)
+    button = f'href="/new/?opponent={other.pk}"'
+    assert button in alice.client.get(f"/players/{other.pk}/").content.decode()
+    assert "?opponent=" not in alice.client.get(f"/players/{owner.pk}/").content.decode()  # one's own
+    assert "?opponent=" not in client.get(f"/players/{other.pk}/").content.decode()  # a visitor
+    form = alice.client.get(f"/new/?opponent={other.pk}").content.decode()
+    assert f'name="opponent" value="{other.pk}"' in form
+
+
+def test_the_challenges_page_links_every_name(alice, bob, settings):
+    from_alice = player_for_user(alice.user)
+    other = player_for_user(bob.user)
+    services.challenges.challenge_player(other, from_alice, {"ruleset": "classic"})
+    services.challenges.challenge_player(from_alice, other, {"ruleset": "classic"})
+    seek = services.challenges.post_seek(other, {"ruleset": "classic"})
+    page = alice.client.get("/challenges/?name=bob").content.decode()
+    link = f'<a href="/players/{other.pk}/">bob</a>'
+    assert page.count(link) == 3  # received, sent, found
+    lobby = alice.client.get("/lobby/").content.decode()
+    assert link in lobby and f'data-seek="{seek.pk}"' in lobby

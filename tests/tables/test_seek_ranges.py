@@ -8,6 +8,7 @@ import time
 
 import pytest
 from django.db import connection, transaction
+from django.utils import translation
 
 from tables import selectors, services
 from tables.errors import BadRequest, Conflict
@@ -20,6 +21,13 @@ pytestmark = pytest.mark.django_db
 
 SLOW = {"ruleset": "classic", "turn_seconds": 86400}
 LIVE = {"ruleset": "playgridia", "turn_seconds": 60}
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """The service's messages in English (the site's default is Spanish)."""
+    with translation.override("en"):
+        yield
 
 
 def _player(client) -> Player:
@@ -104,7 +112,7 @@ def test_the_takers_rating_is_read_under_its_lock_while_a_match_moves_it():
             services.challenges.accept(seek.pk, taker)
             results.append("seated")
         except Conflict as error:
-            results.append(error.message)
+            results.append(error.message)  # in the thread's language (the site's default)
         finally:
             connection.close()
 
@@ -113,14 +121,15 @@ def test_the_takers_rating_is_read_under_its_lock_while_a_match_moves_it():
         thread.start()
     for thread in threads:
         thread.join()
-    assert results == ["This seek is for players rated 1600 to 1800 at its pace; yours is 1550."]
+    assert len(results) == 1 and results[0].endswith(" 1550.")  # the rating as the match left it
     assert not Table.objects.exists()
 
 
 # -- API and pages -----------------------------------------------------------------------------
 
 
-def test_the_api_posts_a_ranged_seek_and_refuses_a_taker_outside_it(alice, bob):
+def test_the_api_posts_a_ranged_seek_and_refuses_a_taker_outside_it(alice, bob, settings):
+    bob.client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     seek = alice.ok("post", "/seeks", {**SLOW, "min_rating": 1600, "max_rating": 1800}, status=201)
     assert (seek["min_rating"], seek["max_rating"]) == (1600, 1800)
     assert bob.ok("get", "/seeks")["seeks"][0]["min_rating"] == 1600
@@ -156,3 +165,10 @@ def test_the_form_posts_a_ranged_seek_and_the_lobby_greys_out_play_for_those_out
     bad = alice.client.post("/new/", {"kind": "seek", "ruleset": "classic", "max_rating": "x"}, follow=True)
     assert "A rating must be a whole number." in bad.content.decode()
     assert Challenge.objects.count() == 1
+
+
+def test_the_lobby_in_spanish_links_the_seeker_and_names_the_range(alice, bob):
+    seek = services.challenges.post_seek(_player(alice), dict(SLOW), 1600, 1800)
+    lobby = bob.client.get("/lobby/").content.decode()  # the site's default language
+    seeker = f'<a href="/players/{seek.challenger_id}/">alice</a> busca partida'
+    assert seeker in lobby and "puntuaciones 1600–1800" in lobby and "Búsquedas que puedo aceptar" in lobby
