@@ -157,9 +157,10 @@ function matchEnding(match, names, urls) {
 }
 
 // The classic rules' knock: the knocker's discard lies face down on the pile (RULES.md).
+// An archived deal's showdown (replay.js) carries no rule set: no face-down note there.
 export function knockedFaceDown(v) {
   const outcome = v.result ? v.result.outcome : null;
-  return Boolean(v.ruleset.knock_face_down && v.knocker !== null && outcome && outcome !== "dead" && outcome !== "big_gin");
+  return Boolean(v.ruleset?.knock_face_down && v.knocker !== null && outcome && outcome !== "dead" && outcome !== "big_gin");
 }
 
 // How the deal ended: the outcome, the face-down knock (classic), both hands in melds with the
