@@ -76,8 +76,10 @@ def idle(player: Rating, periods: float) -> Rating:
 
 def periods_until(player: Rating, deviation: float) -> float:
     """How many idle periods it takes the deviation to pass ``deviation`` (0 if it already has)."""
-    room = (deviation / SCALE) ** 2 - (player.deviation / SCALE) ** 2
-    return max(room, 0.0) / player.volatility**2
+    room = max((deviation / SCALE) ** 2 - (player.deviation / SCALE) ** 2, 0.0)
+    if room == 0.0:
+        return 0.0
+    return room / player.volatility**2 if player.volatility > 0 else math.inf
 
 
 def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float) -> float:

@@ -509,7 +509,8 @@ class Rating(models.Model):
     def established_until_for(cls, rating: glicko2.Rating, since: dt.datetime) -> dt.datetime | None:
         if rating.deviation > cls.PROVISIONAL_DEVIATION:
             return None
-        periods = glicko2.periods_until(rating, cls.PROVISIONAL_DEVIATION)
+        # At most a century away: a volatility near zero would put it beyond any date.
+        periods = min(glicko2.periods_until(rating, cls.PROVISIONAL_DEVIATION), 36_500.0)
         return since + dt.timedelta(seconds=periods * glicko2.PERIOD_SECONDS)
 
 

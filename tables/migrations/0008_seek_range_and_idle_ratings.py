@@ -13,7 +13,7 @@ def fill_established_until(apps, schema_editor):
     Rating = apps.get_model("tables", "Rating")
     for row in Rating.objects.filter(deviation__lte=PROVISIONAL_DEVIATION).iterator():
         stored = glicko2.Rating(row.rating, row.deviation, row.volatility)
-        periods = glicko2.periods_until(stored, PROVISIONAL_DEVIATION)
+        periods = min(glicko2.periods_until(stored, PROVISIONAL_DEVIATION), 36_500.0)  # a century at most
         until = row.updated_at + datetime.timedelta(seconds=periods * glicko2.PERIOD_SECONDS)
         Rating.objects.filter(pk=row.pk).update(established_until=until)
 
