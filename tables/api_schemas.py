@@ -163,6 +163,7 @@ class ChatMessageOut(Schema):
     id: int
     channel: Literal["players", "spectators"]
     author: str
+    author_url: str | None = Field(description="the author's player page; null for guests and robots")
     text: str
     created_at: str
 
@@ -292,6 +293,15 @@ class ChallengeIn(TableOptionsIn):
     )
 
 
+class SeekIn(TableOptionsIn):
+    min_rating: int | None = Field(
+        None, strict=True, description="the lowest rating a taker may have at the pace of the clock"
+    )
+    max_rating: int | None = Field(
+        None, strict=True, description="the highest (a player with no rating yet counts as 1500)"
+    )
+
+
 class ChallengeOut(Schema):
     id: int
     kind: str = Field(description="challenge (to one account) or seek (to anyone)")
@@ -303,6 +313,8 @@ class ChallengeOut(Schema):
     ruleset: str
     turn_seconds: int
     pace: str = Field(description="slow (a turn clock of 12 h or more) or live")
+    min_rating: int | None = Field(description="a seek's rating range at its pace (null: open)")
+    max_rating: int | None
     options: dict[str, Any]
     created_at: str
     expires_at: str

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import identity, payloads, selectors, services
-from .errors import NotFound, ServiceError
+from .errors import BadRequest, NotFound, ServiceError
 from .models import Challenge, Player
 
 ANSWERS = {
@@ -91,6 +91,17 @@ def post_offer(request: HttpRequest, player: Player | None, options: dict[str, A
         services.challenges.challenge_player(player, opponent, options)
         messages.success(request, _("Challenge sent to %(name)s.") % {"name": opponent.display_name})
         return redirect("challenges")
-    services.challenges.post_seek(player, options)
+    low, high = (_whole_number(request.POST.get(name, "")) for name in ("min_rating", "max_rating"))
+    services.challenges.post_seek(player, options, low, high)
     messages.success(request, _("Your seek is in the lobby."))
     return redirect("lobby")
+
+
+def _whole_number(raw: str) -> int | None:
+    """An optional number field of the form: empty is None; anything else must be whole."""
+    if not raw.strip():
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise BadRequest(_("A rating must be a whole number."), field="rating") from None

@@ -13,7 +13,7 @@ from ninja.responses import Status
 
 from . import payloads, selectors, services
 from .api_caller import player_of, state_for
-from .api_schemas import ChallengeIn, ChallengeOut, ChallengesOut, SeeksOut, TableOptionsIn, errors
+from .api_schemas import ChallengeIn, ChallengeOut, ChallengesOut, SeekIn, SeeksOut, errors
 from .errors import BadRequest, NotFound
 from .models import Player
 from .state_schema import TableStateOut
@@ -115,6 +115,9 @@ def list_seeks(request: HttpRequest, ruleset: str | None = None, pace: str | Non
 @router.post(
     "/seeks", response={201: ChallengeOut, **errors(400, 401, 403, 409)}, summary="Post a seek in the lobby"
 )
-def create_seek(request: HttpRequest, payload: TableOptionsIn) -> Status[dict[str, Any]]:
-    challenge = services.challenges.post_seek(player_of(request), payload.dict())
+def create_seek(request: HttpRequest, payload: SeekIn) -> Status[dict[str, Any]]:
+    options = payload.dict(exclude={"min_rating", "max_rating"})
+    challenge = services.challenges.post_seek(
+        player_of(request), options, payload.min_rating, payload.max_rating
+    )
     return Status(201, payloads.challenge_row(challenge, timezone.now()))

@@ -21,6 +21,9 @@ EPSILON = 0.000001  # the paper's convergence tolerance
 INITIAL_RATING = 1500.0
 INITIAL_DEVIATION = 350.0
 INITIAL_VOLATILITY = 0.06
+# A rating period, for the deviation's growth while a player is away: one day, counted in
+# fractions as Lichess does (its "rating periods per day"), so the figure moves smoothly.
+PERIOD_SECONDS = 86400.0
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,24 @@ def rate(player: Rating, results: Sequence[tuple[Rating, float]], tau: float = T
     phi_new = 1 / math.sqrt(1 / (phi_star * phi_star) + 1 / v)
     mu_new = mu + phi_new * phi_new * improvement
     return Rating(mu_new * SCALE + INITIAL_RATING, phi_new * SCALE, sigma)
+
+
+def idle(player: Rating, periods: float) -> Rating:
+    """Step 6 for ``periods`` rating periods without games: φ* = √(φ² + n·σ²), never above the
+    deviation of a new player (350), which is how uncertain anyone can be."""
+    if periods <= 0:
+        return player
+    phi = player.deviation / SCALE
+    phi_star = math.sqrt(phi * phi + periods * player.volatility**2) * SCALE
+    return Rating(player.rating, min(phi_star, INITIAL_DEVIATION), player.volatility)
+
+
+def periods_until(player: Rating, deviation: float) -> float:
+    """How many idle periods it takes the deviation to pass ``deviation`` (0 if it already has)."""
+    room = max((deviation / SCALE) ** 2 - (player.deviation / SCALE) ** 2, 0.0)
+    if room == 0.0:
+        return 0.0
+    return room / player.volatility**2 if player.volatility > 0 else math.inf
 
 
 def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float) -> float:

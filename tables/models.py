@@ -14,8 +14,11 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 import rules
+
+from . import glicko2
 
 
 def new_invite_token() -> str:
@@ -387,6 +390,9 @@ class Challenge(models.Model):
     options = models.JSONField()  # the keyword arguments of services.create_table
     ruleset_name = models.CharField(max_length=40)  # copied from options: what the lobby filters on
     turn_seconds = models.PositiveIntegerField()
+    # A seek may ask for takers rated within a range, at the pace of its clock (either end open).
+    min_rating = models.PositiveIntegerField(null=True, blank=True)
+    max_rating = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -411,6 +417,19 @@ class Challenge(models.Model):
 
     def is_open(self, now: dt.datetime) -> bool:
         return self.status == self.Status.OPEN and self.expires_at > now
+
+    @property
+    def pace(self) -> str:
+        return Table.pace_of(self.turn_seconds)
+
+    @property
+    def has_rating_range(self) -> bool:
+        return self.min_rating is not None or self.max_rating is not None
+
+    def admits(self, rating: float) -> bool:
+        """Whether a taker rated ``rating`` at the seek's pace is within its range."""
+        low_ok = self.min_rating is None or rating >= self.min_rating
+        return low_ok and (self.max_rating is None or rating <= self.max_rating)
 
 
 class DealReview(models.Model):
@@ -455,7 +474,10 @@ class Rating(models.Model):
     deviation = models.FloatField(default=350.0)
     volatility = models.FloatField(default=0.06)
     games = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(auto_now=True)  # the last rated match: idle periods count from here
+    # When the deviation, growing while the player is away, passes 110 (null: provisional already).
+    # Kept so the leaderboard can select established ratings in the database.
+    established_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["player", "pace"], name="one_rating_per_pace")]
@@ -464,9 +486,32 @@ class Rating(models.Model):
     def __str__(self) -> str:
         return f"{self.player} {self.pace} {self.rating:.0f}"
 
+    def as_of(self, now: dt.datetime) -> glicko2.Rating:
+        """The rating with its deviation grown for the days since the last rated match
+        (Glicko-2's step 6 per idle period, computed on read: no background job)."""
+        stored = glicko2.Rating(self.rating, self.deviation, self.volatility)
+        return glicko2.idle(stored, (now - self.updated_at).total_seconds() / glicko2.PERIOD_SECONDS)
+
+    @property
+    def current_deviation(self) -> float:
+        return self.as_of(timezone.now()).deviation
+
     @property
     def provisional(self) -> bool:
-        return self.deviation > self.PROVISIONAL_DEVIATION
+        return self.current_deviation > self.PROVISIONAL_DEVIATION
+
+    def settle(self, after: glicko2.Rating, now: dt.datetime) -> None:
+        """Take a period's result, and note until when it stays established."""
+        self.rating, self.deviation, self.volatility = after.rating, after.deviation, after.volatility
+        self.established_until = self.established_until_for(after, now)
+
+    @classmethod
+    def established_until_for(cls, rating: glicko2.Rating, since: dt.datetime) -> dt.datetime | None:
+        if rating.deviation > cls.PROVISIONAL_DEVIATION:
+            return None
+        # At most a century away: a volatility near zero would put it beyond any date.
+        periods = min(glicko2.periods_until(rating, cls.PROVISIONAL_DEVIATION), 36_500.0)
+        return since + dt.timedelta(seconds=periods * glicko2.PERIOD_SECONDS)
 
 
 class RatingChange(models.Model):

@@ -264,6 +264,7 @@ def chat_message(message: ChatMessage) -> dict[str, Any]:
         "id": message.id,
         "channel": message.channel,
         "author": message.author.display_name,
+        "author_url": player_url(message.author),
         "text": message.text,
         "created_at": message.created_at.isoformat(),
     }
@@ -387,6 +388,8 @@ def challenge_row(challenge: Challenge, now: dt.datetime) -> dict[str, Any]:
         "ruleset": challenge.ruleset_name,
         "turn_seconds": challenge.turn_seconds,
         "pace": Table.pace_of(challenge.turn_seconds),
+        "min_rating": challenge.min_rating,
+        "max_rating": challenge.max_rating,
         "options": challenge.options,
         "created_at": challenge.created_at.isoformat(),
         "expires_at": challenge.expires_at.isoformat(),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet, Sum
+from django.utils import timezone
 
 from .models import Deal, Match, Pace, Player, Rating, RatingChange, Table
 
@@ -136,9 +137,10 @@ def rating_changes_for(player: Player, match_ids: list[int]) -> dict[int, Rating
 
 
 def leaderboard(pace: str) -> QuerySet[Rating]:
-    """Established ratings at ``pace``, best first (a provisional rating is not ranked)."""
+    """Established ratings at ``pace``, best first (a provisional rating is not ranked, nor one
+    whose deviation has grown past 110 while its player was away)."""
     return (
-        Rating.objects.filter(pace=pace, deviation__lte=Rating.PROVISIONAL_DEVIATION)
+        Rating.objects.filter(pace=pace, established_until__gt=timezone.now())
         .select_related("player")
         .order_by("-rating", "pk")
     )

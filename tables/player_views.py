@@ -10,7 +10,7 @@ from django.core.paginator import Page, Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from . import player_stats
+from . import identity, player_stats
 from .models import Match, Pace, Player, RatingChange
 from .payloads import player_url
 
@@ -82,8 +82,11 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     keys = list(page)
     changes = player_stats.rating_changes_for(shown, keys)
     matches = player_stats.matches_by_key(keys)
+    viewer = identity.player_for_request(request) if request.user.is_authenticated else None
     context = {
         "shown": shown,
+        # An account looking at someone else's page may challenge them (the new-table form).
+        "may_challenge": viewer is not None and viewer.pk != shown.pk and not viewer.is_bot,
         "paces": paces,
         "stats": stats,
         "page": page,

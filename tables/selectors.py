@@ -8,8 +8,9 @@ import datetime as dt
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from . import glicko2
 from .errors import NotFound
-from .models import Challenge, ChatMessage, ChatMute, Deal, Match, Player, Table, Vacation
+from .models import Challenge, ChatMessage, ChatMute, Deal, Match, Pace, Player, Rating, Table, Vacation
 from .reads import KEY_SAMPLE, CompiledRead
 
 TableRef = int | str | Table  # a primary key, an invite token, or a row to read again
@@ -139,11 +140,23 @@ def ended_vacations(now: dt.datetime | None = None) -> list[tuple[int, dt.dateti
 # -- challenges and seeks -------------------------------------------------------------------
 
 
-def open_seeks(ruleset: str | None = None, pace: str | None = None, limit: int = 50) -> list[Challenge]:
-    """Seeks still open, newest first, filtered by rule set and pace (``slow`` or ``live``)."""
+def open_seeks(
+    ruleset: str | None = None,
+    pace: str | None = None,
+    limit: int = 50,
+    takeable_by: tuple[Player, dict[str, float]] | None = None,
+) -> list[Challenge]:
+    """Seeks still open, newest first, filtered by rule set and pace (``slow`` or ``live``), and,
+    with ``takeable_by`` (a player and their ratings by pace), to those that player may take."""
     rows = Challenge.objects.filter(
         challenged__isnull=True, status=Challenge.Status.OPEN, expires_at__gt=timezone.now()
     )
+    if takeable_by is not None:
+        taker, ratings = takeable_by
+        rows = rows.exclude(challenger=taker).filter(
+            _admits(Q(turn_seconds__gte=Table.SLOW_CLOCK_SECONDS), ratings[Pace.SLOW])
+            | _admits(Q(turn_seconds__lt=Table.SLOW_CLOCK_SECONDS), ratings[Pace.LIVE])
+        )
     if ruleset:
         rows = rows.filter(ruleset_name=ruleset)
     if pace == "slow":
@@ -151,6 +164,17 @@ def open_seeks(ruleset: str | None = None, pace: str | None = None, limit: int =
     elif pace == "live":
         rows = rows.filter(turn_seconds__lt=Table.SLOW_CLOCK_SECONDS)
     return list(rows.select_related("challenger").order_by("-created_at")[:limit])
+
+
+def _admits(at_pace: Q, rating: float) -> Q:
+    low = Q(min_rating__isnull=True) | Q(min_rating__lte=rating)
+    return at_pace & low & (Q(max_rating__isnull=True) | Q(max_rating__gte=rating))
+
+
+def ratings_by_pace(player: Player) -> dict[str, float]:
+    """A player's rating at each pace, 1500 where they have none yet (what a seek's range tests)."""
+    found = dict(Rating.objects.filter(player=player).values_list("pace", "rating"))
+    return {pace: found.get(pace, glicko2.INITIAL_RATING) for pace in Pace.values}
 
 
 def open_challenges(player: Player) -> tuple[list[Challenge], list[Challenge]]:

@@ -184,11 +184,23 @@ def lobby(request: HttpRequest) -> HttpResponse:
     ruleset = request.GET.get("ruleset") or None
     pace = request.GET.get("pace") if request.GET.get("pace") in ("slow", "live") else None
     now = timezone.now()
-    seeks = [payloads.challenge_row(seek, now) for seek in selectors.open_seeks(ruleset, pace)]
     player = identity.player_for_request(request)
+    # An account sees which seeks' rating ranges admit it, and may list only those.
+    ratings, taker = None, None
+    if player is not None and player.user_id is not None:
+        ratings = selectors.ratings_by_pace(player)
+        taker = (player, ratings) if request.GET.get("takeable") == "1" else None
+    found = selectors.open_seeks(ruleset, pace, takeable_by=taker)
+    seeks = []
+    for seek in found:
+        row = payloads.challenge_row(seek, now)
+        row["admits_you"] = ratings is None or seek.admits(ratings[seek.pace])
+        seeks.append(row)
     context = {
         "rows": rows,
         "seeks": seeks,
+        "takeable": taker is not None,
+        "rated_viewer": ratings is not None,
         "rulesets": RULESETS,
         "ruleset": ruleset or "",
         "pace": pace or "",

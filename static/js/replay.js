@@ -74,7 +74,14 @@ function drawSeat(place, step) {
   const move = step.move;
   const moved = move && move.seat === seat && ["draw_stock", "take_discard", "take_upcard"].includes(move.kind) ? move.card : null;
   const heading = $(`replay-name-${place}`);
-  heading.textContent = names[seat];
+  const url = data.match.players[seat]?.player_url;
+  if (url) {
+    const link = element("a", "", names[seat]);
+    link.href = url;
+    heading.replaceChildren(link);
+  } else {
+    heading.textContent = names[seat];
+  }
   if (step.to_play === seat) heading.append(element("span", "tag go", _("to play")));
   $(`replay-hand-${place}`).replaceChildren(handRow(hand, moved));
   $(`replay-deadwood-${place}`).textContent = fmt(_("Deadwood: %(points)s"), { points: hand.deadwood });
@@ -101,6 +108,7 @@ function drawShowdown(atEnd) {
       dead_hands: showdown.dead_hands,
     },
     match: { number: data.match.number, score_sheet: showdown.score_sheet, dealer_next: null },
+    seats: data.match.players,
   };
   const content = summaryContent(state, names, suits, true);
   $("replay-showdown-title").textContent = content.title;

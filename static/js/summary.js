@@ -82,17 +82,29 @@ function outcomeSentence(result, knocker, names) {
 }
 
 // A player's name as a column heading: a long one (up to 40 characters) ends in an ellipsis,
-// in full on hover, so the score columns keep their room.
-function nameHeader(name) {
-  const cell = element("th", "who", name);
+// in full on hover, so the score columns keep their room. An account's name links to its page.
+function nameHeader(name, url) {
+  const cell = element("th", "who");
   cell.title = name;
+  if (url) {
+    const link = element("a", "", name);
+    link.href = url;
+    cell.append(link);
+  } else {
+    cell.textContent = name;
+  }
   return cell;
 }
 
-export function scoreSheetTable(sheet, names) {
+// Each seat's player page, or null (a guest, a robot, a free seat), from a table state.
+export function seatUrls(state) {
+  return (state.seats || []).map((seat) => (seat && seat.player_url) || null);
+}
+
+export function scoreSheetTable(sheet, names, urls = []) {
   const table = element("table", "score-sheet");
   const head = element("tr");
-  head.append(element("th", "", "#"), nameHeader(names[0]), nameHeader(names[1]), element("th", "", _("Result")));
+  head.append(element("th", "", "#"), nameHeader(names[0], urls[0]), nameHeader(names[1], urls[1]), element("th", "", _("Result")));
   table.appendChild(element("thead")).append(head);
   const body = table.appendChild(element("tbody"));
   sheet.forEach((row, index) => {
@@ -107,14 +119,14 @@ export function scoreSheetTable(sheet, names) {
 }
 
 // The match's score sheet: one column per seat, or Hollywood's three games.
-export function matchSheet(match, names) {
-  return isHollywood(match) ? hollywoodSheet(match, names) : scoreSheetTable(match.score_sheet, names);
+export function matchSheet(match, names, urls = []) {
+  return isHollywood(match) ? hollywoodSheet(match, names) : scoreSheetTable(match.score_sheet, names, urls);
 }
 
-function finalScores(match, names) {
+function finalScores(match, names, urls) {
   const table = element("table", "score-sheet final-scores");
   const head = element("tr");
-  head.append(element("th"), nameHeader(names[0]), nameHeader(names[1]));
+  head.append(element("th"), nameHeader(names[0], urls[0]), nameHeader(names[1], urls[1]));
   table.appendChild(element("thead")).append(head);
   const body = table.appendChild(element("tbody"));
   const rows = [
@@ -130,8 +142,9 @@ function finalScores(match, names) {
   return table;
 }
 
-// ``archiveUrl``: the match's archive page by its id (null: none to link to).
-function matchEnding(match, names, archiveUrl) {
+// ``urls``: each seat's player page (or null); ``archiveUrl``: the match's archive page by its id
+// (null: none to link to).
+function matchEnding(match, names, urls, archiveUrl) {
   const box = element("div", "match-end");
   const reasons = {
     resigned: _("%(name)s wins: the other player resigned."),
@@ -141,7 +154,7 @@ function matchEnding(match, names, archiveUrl) {
   const text = reasons[match.outcome] || reasons.completed;
   box.append(element("p", "outcome", match.winner === null ? _("The match is over.") : fmt(text, { name: names[match.winner] })));
   if (isHollywood(match)) box.append(hollywoodResults(match, names));
-  if (match.final_scores) box.append(finalScores(match, names));
+  if (match.final_scores) box.append(finalScores(match, names, urls));
   const archive = match.status === "over" && match.id && archiveUrl ? archiveUrl(match.id) : null;
   if (archive) {
     const link = element("a", "btn small secondary replay-match", _("Replay this match"));
@@ -154,9 +167,10 @@ function matchEnding(match, names, archiveUrl) {
 }
 
 // The classic rules' knock: the knocker's discard lies face down on the pile (RULES.md).
+// An archived deal's showdown (replay.js) carries no rule set: no face-down note there.
 export function knockedFaceDown(v) {
   const outcome = v.result ? v.result.outcome : null;
-  return Boolean(v.ruleset.knock_face_down && v.knocker !== null && outcome && outcome !== "dead" && outcome !== "big_gin");
+  return Boolean(v.ruleset?.knock_face_down && v.knocker !== null && outcome && outcome !== "dead" && outcome !== "big_gin");
 }
 
 // How the deal ended: the outcome, the face-down knock (classic), both hands in melds with the
@@ -181,11 +195,12 @@ export function summaryContent(state, names, suitsUrl, kept = false, archiveUrl 
   const deal = state.deal;
   const match = state.match;
   const view = deal && deal.view;
+  const urls = seatUrls(state);
   const body = element("div");
   if (state.status === "match_over") {
-    body.append(matchEnding(match, names, archiveUrl));
+    body.append(matchEnding(match, names, urls, archiveUrl));
     if (view && view.result) body.append(element("h3", "", fmt(_("Deal %(number)s"), { number: deal.number })), dealEnding(deal, names, suitsUrl));
-    body.append(element("h3", "", _("Score sheet")), matchSheet(match, names));
+    body.append(element("h3", "", _("Score sheet")), matchSheet(match, names, urls));
     const lastDeal = reviewPanel(state.table, state, names);
     if (lastDeal) body.append(lastDeal);
     return { title: fmt(_("Match %(number)s is over"), { number: match.number }), body };
@@ -200,7 +215,7 @@ export function summaryContent(state, names, suitsUrl, kept = false, archiveUrl 
   } else if (state.you.seat !== null && state.seats.some((seat) => seat && seat.is_bot)) {
     body.append(element("p", "muted robot-waits", _("The robot waits for you: the next deal starts when you press NEXT DEAL, or when the clock runs out.")));
   }
-  body.append(element("h3", "", _("Score sheet")), matchSheet(match, names));
+  body.append(element("h3", "", _("Score sheet")), matchSheet(match, names, urls));
   const review = reviewPanel(state.table, state, names);
   if (review) body.append(review);
   return { title: fmt(_("Deal %(number)s"), { number: deal.number }), body };

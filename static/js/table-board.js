@@ -29,9 +29,7 @@ function playerInfo(box, seat) {
     dot.setAttribute("aria-label", dot.title);
     box.append(dot);
   }
-  const name = document.createElement("span");
-  name.className = "name";
-  name.textContent = player ? player.name : _("free seat");
+  const name = nameElement(player);
   box.append(name);
   if (player && player.is_bot) box.append(tag(_("robot")));
   if (seat === mySeat()) box.append(tag(_("you")));
@@ -51,6 +49,16 @@ function playerInfo(box, seat) {
     score.setAttribute("aria-label", fmt(_("%(points)s points"), { points: match.totals[seat] }));
     box.append(score);
   }
+}
+
+// A seated account's name links to its page (guests and robots have none). A plain link: it
+// opens in this tab, and the felt's own click handlers are on the cards and piles, not here.
+function nameElement(player) {
+  const name = document.createElement(player && player.player_url ? "a" : "span");
+  name.className = "name";
+  name.textContent = player ? player.name : _("free seat");
+  if (player && player.player_url) name.href = player.player_url;
+  return name;
 }
 
 function tag(text) {

@@ -24,9 +24,11 @@ export function drawChat() {
   }
   for (const message of messages) {
     const item = document.createElement("li");
-    const author = document.createElement("span");
+    // An account's name links to its page (in this tab, as every link of the site does).
+    const author = document.createElement(message.author_url ? "a" : "span");
     author.className = "author";
     author.textContent = message.author;
+    if (message.author_url) author.href = message.author_url;
     const time = document.createElement("time");
     time.dateTime = message.created_at;
     time.textContent = new Date(message.created_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });

@@ -5,7 +5,7 @@ import { cardName } from "./cards.js";
 import { scoreChart } from "./chart.js";
 import { _, fmt } from "./i18n.js";
 import { soundOn } from "./sound.js";
-import { matchSheet, summaryContent } from "./summary.js";
+import { matchSheet, seatUrls, summaryContent } from "./summary.js";
 import { actionFragment, clockText, rematchExpiryText, sentence } from "./texts.js";
 import { drawBoard } from "./table-board.js";
 import { drawMoveLog, drawSpectators } from "./table-log.js";
@@ -115,7 +115,14 @@ function drawLobby() {
   const seats = clear($("seats-list"));
   ui.state.seats.forEach((seat, index) => {
     const item = document.createElement("li");
-    item.textContent = `${index + 1}. ${seat ? seat.name + (seat.is_bot ? ` (${_("robot")})` : "") : _("free seat")}`;
+    if (seat && seat.player_url) {
+      const link = document.createElement("a");
+      link.href = seat.player_url;
+      link.textContent = seat.name;
+      item.append(`${index + 1}. `, link);
+    } else {
+      item.textContent = `${index + 1}. ${seat ? seat.name + (seat.is_bot ? ` (${_("robot")})` : "") : _("free seat")}`;
+    }
     seats.append(item);
   });
   const owner = ui.state.you.is_owner;
@@ -156,7 +163,7 @@ function drawScores() {
     return;
   }
   const target = matchTarget();
-  box.append(matchSheet(match, names()));
+  box.append(matchSheet(match, names(), seatUrls(ui.state)));
   if (!match.games) box.append(scoreChart(match.score_sheet, target, names(), _("Both totals over the deals")));
 }
 

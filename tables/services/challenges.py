@@ -11,16 +11,19 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
+from .. import glicko2
 from ..changes import ChallengeChange, announce_challenge_on_commit
 from ..errors import BadRequest, Conflict, Forbidden, NotFound
-from ..models import Challenge, Player, Table
+from ..models import Challenge, Player, Rating, Table
 from .common import Outcome
 from .matches import start_match
 from .seats import check_table_options, create_table, join_table
 
 MAX_OPEN_CHALLENGES = 10  # sent and still open, per account
 MAX_OPEN_SEEKS = 3  # in the lobby at once, per account
+MIN_RATING, MAX_RATING = 0, 4000  # the bounds a seek's rating range may name
 
 
 def challenge_player(challenger: Player, challenged: Player, options: dict[str, Any]) -> Challenge:
@@ -33,13 +36,30 @@ def challenge_player(challenger: Player, challenged: Player, options: dict[str, 
     return _offer(challenger, challenged, options)
 
 
-def post_seek(seeker: Player, options: dict[str, Any]) -> Challenge:
-    """An open offer in the lobby: whoever takes it first plays."""
+def post_seek(
+    seeker: Player, options: dict[str, Any], min_rating: int | None = None, max_rating: int | None = None
+) -> Challenge:
+    """An open offer in the lobby: whoever takes it first plays; if a rating range is given, only
+    a taker rated within it at the pace of the seek's clock."""
     _require_account(seeker, "Sign up to post a seek in the lobby.")
-    return _offer(seeker, None, options)
+    return _offer(seeker, None, options, _rating_range(min_rating, max_rating))
 
 
-def _offer(challenger: Player, challenged: Player | None, options: dict[str, Any]) -> Challenge:
+def _rating_range(low: int | None, high: int | None) -> dict[str, int | None]:
+    for name, value in (("min_rating", low), ("max_rating", high)):
+        if value is not None and not MIN_RATING <= value <= MAX_RATING:
+            raise BadRequest(f"{name} must be between {MIN_RATING} and {MAX_RATING}.", field=name)
+    if low is not None and high is not None and low > high:
+        raise BadRequest(gettext("The lowest rating must not be above the highest."), field="min_rating")
+    return {"min_rating": low, "max_rating": high}
+
+
+def _offer(
+    challenger: Player,
+    challenged: Player | None,
+    options: dict[str, Any],
+    rating_range: dict[str, int | None] | None = None,
+) -> Challenge:
     rules_value = check_table_options(**options)
     now = timezone.now()
     with transaction.atomic():
@@ -62,6 +82,7 @@ def _offer(challenger: Player, challenged: Player | None, options: dict[str, Any
             ruleset_name=rules_value.name,
             turn_seconds=options.get("turn_seconds", Table.DEFAULT_TURN_SECONDS),
             expires_at=now + Challenge.LIFETIME,
+            **(rating_range or {}),
         )
         if challenged is not None:
             announce_challenge_on_commit(ChallengeChange(challenge.pk, "received"))
@@ -76,6 +97,7 @@ def accept(challenge_id: int, actor: Player) -> Outcome:
             raise Conflict("This is your own offer.")
         _require_account(actor, "Sign up to accept challenges and take seeks.")
         _require_open(challenge)
+        _require_in_range(challenge, actor)
         challenger = challenge.challenger
         table = create_table(challenger, **challenge.options)
         join_table(table, actor)
@@ -125,6 +147,22 @@ def _require_open(challenge: Challenge) -> None:
         raise Conflict(f"This offer is no longer open: it was {challenge.get_status_display().lower()}.")
     if challenge.expires_at <= timezone.now():
         raise Conflict("This offer has lapsed.")
+
+
+def _require_in_range(challenge: Challenge, taker: Player) -> None:
+    """A seek with a rating range admits only takers rated within it at its pace. The rating row
+    is read locked, in this transaction, so a match ending at that moment cannot slip past."""
+    if not challenge.has_rating_range:
+        return
+    row = Rating.objects.select_for_update().filter(player=taker, pace=challenge.pace).first()
+    rating = glicko2.INITIAL_RATING if row is None else row.rating
+    if not challenge.admits(rating):
+        low = challenge.min_rating if challenge.min_rating is not None else "…"
+        high = challenge.max_rating if challenge.max_rating is not None else "…"
+        raise Conflict(
+            gettext("This seek is for players rated %(low)s to %(high)s at its pace; yours is %(rating)d.")
+            % {"low": low, "high": high, "rating": round(rating)}
+        )
 
 
 def _require_account(player: Player, message: str) -> None:

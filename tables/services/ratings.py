@@ -9,7 +9,10 @@ may finish matches at two tables at the same moment.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from .. import glicko2
 from ..models import Match, Move, Player, Rating, RatingChange, Table
@@ -25,13 +28,15 @@ def rate_match(match: Match) -> list[RatingChange]:
     pace = Table.pace_of(table.turn_seconds)
     players = (table.seat0_id, table.seat1_id)
     ratings = _locked_ratings(players, pace)
-    before = {key: glicko2.Rating(r.rating, r.deviation, r.volatility) for key, r in ratings.items()}
+    now = timezone.now()
+    # Read under the lock, each deviation grown for the days its player was away (step 6).
+    before = {key: row.as_of(now) for key, row in ratings.items()}
     changes = []
     for seat, player_id in enumerate(players):
         score = _score(match.winner, seat)
         opponent = before[players[1 - seat]]
         after = glicko2.rate(before[player_id], [(opponent, score)])
-        changes.append(_apply(ratings[player_id], before[player_id], after, match, score))
+        changes.append(_apply(ratings[player_id], before[player_id], after, match, score, now))
     return RatingChange.objects.bulk_create(changes)
 
 
@@ -63,11 +68,20 @@ def _locked_ratings(players: tuple[int, int], pace: str) -> dict[int, Rating]:
 
 
 def _apply(
-    row: Rating, before: glicko2.Rating, after: glicko2.Rating, match: Match, score: float
+    row: Rating, before: glicko2.Rating, after: glicko2.Rating, match: Match, score: float, now: dt.datetime
 ) -> RatingChange:
-    row.rating, row.deviation, row.volatility = after.rating, after.deviation, after.volatility
+    row.settle(after, now)
     row.games += 1
-    row.save(update_fields=["rating", "deviation", "volatility", "games", "updated_at"])
+    row.updated_at = now
+    # An update, not save(): auto_now would stamp a later instant than established_until counts from.
+    Rating.objects.filter(pk=row.pk).update(
+        rating=row.rating,
+        deviation=row.deviation,
+        volatility=row.volatility,
+        games=row.games,
+        updated_at=now,
+        established_until=row.established_until,
+    )
     return RatingChange(
         match=match,
         player_id=row.player_id,

@@ -107,6 +107,7 @@ def test_a_player_replays_a_finished_deal_of_their_own_with_the_keyboard(
     expect(page).to_have_url(re.compile(rf"/matches/{match.pk}/deals/{deal.number}/$"))
     expect(page.locator("#replay-counter")).to_have_text(counter.format(step=0, total=total))
     expect(page.locator("#replay-hand-bottom .card")).to_have_count(10)
+    expect(page.locator("#replay-name-top a")).to_have_attribute("href", f"/players/{bob.pk}/")
     # Alice sits in seat 0 (the owner's seat): her hand is at the bottom, as at the table.
     assert shown_hands(page) == dict(zip(("bottom", "top"), engine_hands(deal, 0), strict=True))
 

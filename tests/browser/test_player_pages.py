@@ -3,7 +3,10 @@ leaderboard to a player's ratings, chart, statistics and paged matches, with no 
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from tables.models import Player, Rating, RatingChange
@@ -30,7 +33,9 @@ def test_from_the_leaderboard_to_a_players_record(
 ):
     players = seed(players=30, matches=200)
     regular = players[0]  # in a fifth of the matches, established at both paces
-    Rating.objects.filter(player=regular).update(rating=2500, deviation=50)
+    Rating.objects.filter(player=regular).update(
+        rating=2500, deviation=50, established_until=timezone.now() + dt.timedelta(days=30)
+    )
     leaderboard, statistics, finished, following = texts
     context = new_context(browser, live_url, **device)
     page = console.watch(context.new_page(), "visitor")

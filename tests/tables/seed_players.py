@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from rules import RULESETS
+from tables import glicko2
 from tables.models import Deal, Match, Player, Rating, RatingChange, Table
 
 OUTCOMES = ("knock", "gin", "undercut", "knock", "big_gin", "dead")
@@ -120,8 +121,16 @@ def _ratings(seated: list[Player], pairs: list[tuple[int, int]], finished: list[
                 )
             )
     RatingChange.objects.bulk_create(changes, batch_size=2000)
+    now = timezone.now()
     Rating.objects.bulk_create(
-        Rating(player=player, pace=pace, rating=1200 + (n * 37) % 900, deviation=60 + n % 90, games=20)
+        Rating(
+            player=player,
+            pace=pace,
+            rating=1200 + (n * 37) % 900,
+            deviation=60 + n % 90,
+            games=20,
+            established_until=Rating.established_until_for(glicko2.Rating(deviation=60 + n % 90), now),
+        )
         for n, player in enumerate(seated)
         for pace in ("slow", "live")
     )

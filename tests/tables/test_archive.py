@@ -234,3 +234,27 @@ def test_my_archive_lists_the_finished_matches_a_page_at_a_time(alice, bob):
     answer = bob.ok("get", "/me/archive?page=2")
     assert (len(answer["matches"]), answer["page"], answer["pages"]) == (5, 2, 2)
     assert reverse("my_archive") in alice.client.get("/me/tables/").content.decode()
+
+
+def test_the_archive_pages_link_the_players_names_to_their_pages(alice, bob):
+    match, _ = finished_match(alice, bob)
+    owner, other = match.table.seat0, match.table.seat1
+    page = alice.client.get(reverse("match_archive", args=[match.pk])).content.decode()
+    for player in (owner, other):
+        link = f'<a href="/players/{player.pk}/">{player.display_name}</a>'
+        assert page.count(link) == 3  # the heading, the final score, the deals' column
+    mine = alice.client.get("/me/archive/").content.decode()
+    assert f'href="/players/{other.pk}/"' in mine
+    replay = alice.client.get(reverse("deal_replay", args=[match.pk, 1])).content.decode()
+    assert f'"player_url": "/players/{other.pk}/"' in replay  # replay.js links the seats' headings
+
+
+def test_a_guests_name_in_the_archive_is_plain_text(alice):
+    guest = ApiClient(name="Nadia")
+    token = alice.ok("post", "/tables", {"visibility": "public"}, status=201)["table"]
+    guest.ok("post", f"/tables/{token}/join", {"name": "Nadia"})
+    alice.ok("post", f"/tables/{token}/start", {})
+    play_match(token, {0: alice, 1: guest})
+    match = Match.objects.get(table__invite_token=token)
+    page = alice.client.get(reverse("match_archive", args=[match.pk])).content.decode()
+    assert "Nadia" in page and page.count('href="/players/') == 3  # alice's name only

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from tables.glicko2 import Rating, rate
+from tables.glicko2 import SCALE, Rating, idle, periods_until, rate
 
 
 def test_glickmans_worked_example():
@@ -33,3 +35,20 @@ def test_a_period_without_games_only_widens_the_deviation():
     after = rate(Rating(1600, 100, 0.06), [])
     assert after.rating == 1600 and after.volatility == 0.06
     assert after.deviation > 100
+
+
+def test_one_idle_period_is_glickmans_step_six():
+    after = idle(Rating(1500, 200, 0.06), 1)
+    assert after.deviation == pytest.approx(math.sqrt((200 / SCALE) ** 2 + 0.06**2) * SCALE)
+    assert after.deviation == rate(Rating(1500, 200, 0.06), []).deviation  # the paper's own step 6
+    assert (after.rating, after.volatility) == (1500, 0.06)
+    assert idle(Rating(1500, 200, 0.06), 0) == Rating(1500, 200, 0.06)
+
+
+def test_many_idle_periods_grow_the_deviation_up_to_a_new_players():
+    settled = Rating(1800, 50, 0.06)
+    assert 50 < idle(settled, 30).deviation < idle(settled, 90).deviation < 350
+    assert idle(settled, 100_000).deviation == 350
+    periods = periods_until(settled, 110)
+    assert idle(settled, periods).deviation == pytest.approx(110)
+    assert periods_until(Rating(1500, 200, 0.06), 110) == 0

@@ -3,11 +3,14 @@ with 10,000 finished matches (PostgreSQL in CI)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
+from django.utils import timezone
 
-from tables import player_stats
+from tables import glicko2, player_stats, services
+from tables.identity import player_for_user
 from tables.models import Player, Rating, RatingChange
 from tables.player_views import rating_chart
 
@@ -35,7 +38,7 @@ def test_a_rated_match_shows_on_both_players_pages_and_the_leaderboard(client):
     assert f"<strong>{change.rating_after:.0f}</strong>" in page
     assert "provisional" in page  # one match: the deviation is far above 110
     assert f'href="/players/{bob.pk}/">bob</a>' in page and "playgridia" in page
-    Rating.objects.update(deviation=100)  # established: ranked
+    Rating.objects.update(deviation=100, established_until=timezone.now() + dt.timedelta(days=9))  # ranked
     board = client.get("/leaderboard/?pace=slow").content.decode()
     assert f'href="/players/{alice.pk}/">alice</a>' in board and f'href="/players/{bob.pk}/">bob</a>' in board
     assert "bob" not in client.get("/leaderboard/?pace=live").content.decode()
@@ -100,3 +103,45 @@ def test_names_link_to_player_pages_in_the_lobby_and_my_tables(client, alice, bo
     mine = bob.client.get("/me/tables/").content.decode()  # in bob's profile language, Spanish
     assert f'href="/players/{owner.pk}/">(página de alice)</a>' in mine
     assert 'id="rated-pill"' in bob.client.get(f"/t/{token}/").content.decode()
+
+
+def test_a_long_absent_player_is_provisional_again_and_leaves_the_leaderboard(client, alice):
+    owner = player_for_user(alice.user)
+    now = timezone.now()
+    established = Rating.established_until_for(glicko2.Rating(1900, 60, 0.06), now)
+    Rating.objects.create(player=owner, pace="slow", rating=1900, deviation=60, established_until=established)
+    page = client.get(f"/players/{owner.pk}/").content.decode()
+    assert "<strong>1900</strong>" in page and "provisional" not in page and "± 60" in page
+    assert "alice" in client.get("/leaderboard/?pace=slow").content.decode()
+    last_match = now - dt.timedelta(days=120)  # as if that match were 120 days ago
+    Rating.objects.update(
+        updated_at=last_match,
+        established_until=Rating.established_until_for(glicko2.Rating(1900, 60, 0.06), last_match),
+    )
+    page = client.get(f"/players/{owner.pk}/").content.decode()
+    grown = glicko2.idle(glicko2.Rating(1900, 60, 0.06), 120).deviation
+    assert "provisional" in page and f"± {grown:.0f}" in page and grown > 110
+    assert "alice" not in client.get("/leaderboard/?pace=slow").content.decode()
+
+
+def test_a_logged_in_account_may_challenge_someone_else_from_their_page(client, alice, bob):
+    owner, other = player_for_user(alice.user), player_for_user(bob.user)
+    button = f'href="/new/?opponent={other.pk}"'
+    assert button in alice.client.get(f"/players/{other.pk}/").content.decode()
+    assert "?opponent=" not in alice.client.get(f"/players/{owner.pk}/").content.decode()  # one's own
+    assert "?opponent=" not in client.get(f"/players/{other.pk}/").content.decode()  # a visitor
+    form = alice.client.get(f"/new/?opponent={other.pk}").content.decode()
+    assert f'name="opponent" value="{other.pk}"' in form
+
+
+def test_the_challenges_page_links_every_name(alice, bob, settings):
+    from_alice = player_for_user(alice.user)
+    other = player_for_user(bob.user)
+    services.challenges.challenge_player(other, from_alice, {"ruleset": "classic"})
+    services.challenges.challenge_player(from_alice, other, {"ruleset": "classic"})
+    seek = services.challenges.post_seek(other, {"ruleset": "classic"})
+    page = alice.client.get("/challenges/?name=bob").content.decode()
+    link = f'<a href="/players/{other.pk}/">bob</a>'
+    assert page.count(link) == 3  # received, sent, found
+    lobby = alice.client.get("/lobby/").content.decode()
+    assert link in lobby and f'data-seek="{seek.pk}"' in lobby

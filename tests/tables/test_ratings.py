@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
+import datetime as dt
 
-from tables import services
+import pytest
+from django.utils import timezone
+
+from tables import glicko2, services
 from tables.models import Match, Move, Rating, RatingChange, Table
 
 from .helpers import ApiClient, open_table, started
@@ -112,3 +115,18 @@ def test_each_pace_has_its_own_rating():
     mover.ok("post", f"/tables/{token}/moves", body)
     assert set(Rating.objects.values_list("pace", flat=True)) == {"live"}
     assert set(RatingChange.objects.values_list("pace", flat=True)) == {"live"}
+
+
+def test_a_deviation_grows_for_the_days_away_before_the_match_moves_it():
+    token, players = rated_game()
+    alice = Table.objects.get(invite_token=token).seat0
+    away = timezone.now() - dt.timedelta(days=200)
+    Rating.objects.create(player=alice, pace="slow", rating=1700, deviation=60, games=40, updated_at=away)
+    Rating.objects.filter(player=alice).update(updated_at=away)  # auto_now stamped the create
+    mover, body = to_last_move(token, players)
+    mover.ok("post", f"/tables/{token}/moves", body)
+    change = RatingChange.objects.get(player=alice)
+    grown = glicko2.idle(glicko2.Rating(1700, 60, 0.06), 200).deviation
+    assert change.deviation_before == pytest.approx(grown, rel=1e-4) and grown > 140
+    row = Rating.objects.get(player=alice)
+    assert row.deviation == change.deviation_after and row.current_deviation == pytest.approx(row.deviation)
