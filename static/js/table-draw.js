@@ -120,7 +120,8 @@ function drawLobby() {
   });
   const owner = ui.state.you.is_owner;
   const seated = mySeat() !== null;
-  $("bot-form").hidden = !(owner && status === "waiting");
+  // Robots are unrated: the server refuses them a seat at a rated table.
+  $("bot-form").hidden = !(owner && status === "waiting" && !ui.state.options.rated);
   $("join-form").hidden = !(!seated && status === "waiting");
   $("start-form").hidden = !(owner && status === "ready");
   $("invite-box").hidden = status !== "waiting";
