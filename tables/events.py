@@ -53,8 +53,12 @@ def remember_server_loop() -> None:
 
 
 def on_table_change(sender: Any, change: TableChange, **kwargs: Any) -> None:
-    """Receiver of tables.changes.table_changed: tell the table's sockets about the new version."""
+    """Receiver of tables.changes.table_changed: tell the table's sockets about the new version,
+    and after a seat changed hands who is at the table: someone who watched and took the seat
+    through the page (no reload, so no new socket) is no longer counted among the spectators."""
     publish_table_event(change.table_id, change.version, change.kind, change.states)
+    if change.kind == "seat":
+        publish_presence(change.table_id)
 
 
 def publish_table_event(

@@ -53,7 +53,9 @@ function drawActions() {
   show("btn-hint", myTurn && v.phase === "discard" && Boolean(coach() && coach().best_discard));
   $("btn-hint").setAttribute("aria-pressed", String(ui.hint));
   show("btn-next-deal", seated && status === "between_deals");
-  show("btn-summary", Boolean(v && v.phase === "over") && $("summary").hidden);
+  // A resignation or a forfeit ends the match mid-deal: its box reopens all the same.
+  const ended = Boolean(v && v.phase === "over") || status === "match_over";
+  show("btn-summary", ended && $("summary").hidden);
   show("menu-resign", seated && (status === "playing" || status === "between_deals"));
 }
 
@@ -127,7 +129,8 @@ function drawLobby() {
   });
   const owner = ui.state.you.is_owner;
   const seated = mySeat() !== null;
-  $("bot-form").hidden = !(owner && status === "waiting");
+  // Robots are unrated: the server refuses them a seat at a rated table.
+  $("bot-form").hidden = !(owner && status === "waiting" && !ui.state.options.rated);
   $("join-form").hidden = !(!seated && status === "waiting");
   $("start-form").hidden = !(owner && status === "ready");
   $("invite-box").hidden = status !== "waiting";

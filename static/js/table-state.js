@@ -8,8 +8,10 @@ export const app = document.getElementById("table-app");
 export const $ = (id) => document.getElementById(id);
 export const token = app.dataset.token;
 export const suitsUrl = app.dataset.suits;
-// The archive page of a match of this table, or null when this visitor may not see them.
-export const matchArchiveUrl = (id) => (app.dataset.matchArchive ? app.dataset.matchArchive.replace(/0\/$/, `${id}/`) : null);
+// The archive page of a match of this table, or null when this visitor may not see them: the
+// page was served to one who may, or the visitor has since taken a seat here (no reload).
+export const matchArchiveUrl = (id) =>
+  app.dataset.matchArchiveOpen || mySeat() !== null ? app.dataset.matchArchive.replace(/0\/$/, `${id}/`) : null;
 export const store = {
   get: (key, fallback) => JSON.parse(localStorage.getItem(key) || "null") ?? fallback,
   set: (key, value) => localStorage.setItem(key, JSON.stringify(value)),

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.urls import reverse
 from django.utils.translation import gettext
 
 from tables import archive, identity
@@ -56,11 +55,11 @@ def table_archive(context: template.Context, table: Table) -> dict[str, Any]:
 
 
 @register.simple_tag(takes_context=True)
-def match_archive_pattern(context: template.Context, table: Table) -> str:
-    """The archive page of "match 0", whose id the table page puts in to link a match that ends
-    while it is open; empty when the viewer may not see the table's matches (no dead link)."""
+def matches_open_to_viewer(context: template.Context, table: Table) -> str:
+    """Return "1" when the viewer may see the table's finished matches as the page is served. The page
+    also links them once the viewer takes a seat there (a seat opens them), with no reload."""
     viewer, staff = _viewer(context)
-    return reverse("match_archive", args=[0]) if archive.may_view_matches_at(table, viewer, staff) else ""
+    return "1" if archive.may_view_matches_at(table, viewer, staff) else ""
 
 
 def _viewer(context: template.Context) -> tuple[Player | None, bool]:

@@ -207,3 +207,28 @@ def test_a_match_that_ends_while_the_table_is_open_links_to_its_archive_page(
     expect(pages["alice"].locator("main h1")).to_contain_text("Alice")
     for page in pages.values():
         page.context.close()
+
+
+def test_a_player_who_took_the_seat_through_the_page_gets_the_link_to_the_match(
+    browser, live_url, known_deck, accounts, console
+):
+    """Bob opens the invite link of a private table (not yet his: the page was served to a
+    stranger), takes the seat there without a reload, plays and wins: his end-of-match box links
+    the match's archive page as Alice's does."""
+    from tables import services
+    from tables.models import Match
+
+    alice, _ = accounts("alice@example.com", "Alice")
+    _, bob_session = accounts("bob@example.com", "Bob")
+    table = services.create_table(alice)
+    page = console.watch(new_context(browser, live_url, session=bob_session).new_page(), "bob")
+    page.goto(f"/t/{table.invite_token}/")
+    expect(page.locator("#table-app[data-ready='1']")).to_be_attached()
+    page.get_by_role("button", name="TAKE THE SEAT").click()
+    expect(page.locator("#join-form")).to_be_hidden(timeout=15000)
+    services.start_match(table.invite_token, alice)
+    services.resign(table.invite_token, alice)
+    match = Match.objects.get(table=table, number=1)
+    link = page.get_by_role("link", name="Replay this match")
+    expect(link).to_have_attribute("href", f"/matches/{match.pk}/", timeout=15000)
+    page.context.close()

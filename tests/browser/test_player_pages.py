@@ -82,3 +82,22 @@ def test_both_players_see_their_new_rating_and_the_match_on_their_pages(
         expect(row).to_contain_text("won" if change.score == 1 else "lost")
         expect(row).to_contain_text(f"{change.rating_after - 1500:+.0f}")
         context.close()
+
+
+def test_a_rated_table_offers_no_robot_to_its_owner(browser, live_url, accounts, console):
+    """Robots are unrated and the server refuses them a seat at a rated table: its page does not
+    offer ADD ROBOT (that button only answered 403), while an unrated table's page does."""
+    from tables import services
+
+    alice, session = accounts("alice@example.com", "Alice")
+    rated = services.create_table(alice, rated=True)
+    unrated = services.create_table(alice)
+    page = console.watch(new_context(browser, live_url, session=session).new_page(), "alice")
+    page.goto(f"/t/{unrated.invite_token}/")
+    expect(page.locator("#table-app[data-ready='1']")).to_be_attached()
+    expect(page.locator("#bot-form")).to_be_visible()
+    page.goto(f"/t/{rated.invite_token}/")
+    expect(page.locator("#table-app[data-ready='1']")).to_be_attached()
+    expect(page.locator("#invite-box")).to_be_visible()
+    expect(page.locator("#bot-form")).to_be_hidden()
+    page.context.close()

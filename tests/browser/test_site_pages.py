@@ -44,3 +44,36 @@ def test_a_robot_game_in_one_click(browser, live_url, known_deck, transactional_
     expect(page.locator("#hand .card")).to_have_count(10)
     expect(page.locator("#btn-draw")).to_be_visible()
     context.close()
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+PHONE_PAGES = (
+    *ACCOUNT_PAGES,
+    "/challenges/",
+    "/me/archive/",
+    "/rules/",
+    "/rules/classic/",
+    "/help/",
+    "/leaderboard/?pace=live",
+)
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+def test_no_page_is_wider_than_a_phone(browser, live_url, accounts, console, locale):
+    """Nothing makes a page scroll sideways on a phone, nor sticks out of its panel (the
+    profile's alert grid had a column more than fit: the page scrolled and the Email column
+    was cut at the panel's edge)."""
+    _, session = accounts("alice@example.com", "Alice")
+    page = console.watch(
+        new_context(browser, live_url, session=session, locale=locale, **PHONE).new_page(), "p"
+    )
+    for path in PHONE_PAGES:
+        page.goto(path)
+        expect(page.locator("main h1")).to_be_visible()
+        wide = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert wide[0] <= wide[1], f"{path} scrolls sideways on a phone: {wide}"
+    page.goto("/me/profile/")
+    grid = page.locator("#alert-grid").bounding_box()
+    panel = page.locator("#alerts-panel").bounding_box()
+    assert grid["x"] + grid["width"] <= panel["x"] + panel["width"], "the alert grid sticks out of its panel"
+    page.context.close()

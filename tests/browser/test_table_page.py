@@ -357,3 +357,27 @@ def test_a_rematch_offer_shows_when_it_lapses_and_then_that_it_lapsed(browser, l
     expect(page.locator("#btn-rematch")).to_be_visible()
     for context in (english, spanish):
         context.close()
+
+
+def test_the_box_of_a_match_ended_by_resignation_opens_again_after_closing(
+    browser, live_url, known_deck, accounts, console
+):
+    """A resignation ends the match mid-deal (its deal never reaches "over"): once the player
+    closes the end-of-match box, a button opens it again, and with it the rematch offer."""
+    from tables import services
+
+    alice, alice_session = accounts("alice@example.com", "Alice")
+    bob, _ = accounts("bob@example.com", "Bob")
+    token = start_table_through_services(alice, bob)
+    services.resign(token, alice)
+    services.offer_rematch(token, bob)
+    page = open_table(
+        console.watch(new_context(browser, live_url, session=alice_session).new_page(), "a"), f"/t/{token}/"
+    )
+    expect(page.locator("#summary")).to_be_visible()
+    page.locator("#summary-close").click()
+    expect(page.locator("#summary")).to_be_hidden()
+    page.locator("#btn-summary").click()
+    expect(page.locator("#summary")).to_be_visible()
+    expect(page.locator("#btn-rematch-accept")).to_be_visible()
+    page.context.close()

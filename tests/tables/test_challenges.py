@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.core import mail
 from django.db import connection
+from django.test import Client
 from django.utils import timezone
 
 from tables import scheduling, selectors, services
@@ -18,7 +19,7 @@ from tables.errors import BadRequest, Conflict, Forbidden, NotFound
 from tables.identity import player_for_user
 from tables.models import Challenge, Match, Player, Table
 
-from .helpers import make_account_client
+from .helpers import ApiClient, make_account_client, seated_table
 
 pytestmark = pytest.mark.django_db
 
@@ -305,3 +306,12 @@ def test_the_pages_post_a_challenge_and_a_seek_from_the_new_table_form(alice, bo
     assert f"/challenges/{challenge.pk}/accept/" in received
     answer = bob.client.post(f"/challenges/{challenge.pk}/accept/")
     assert answer.status_code == 302 and answer["Location"].startswith("/t/")
+
+
+def test_the_profile_offers_challenge_alerts_to_accounts_only(db):
+    """Challenges are between accounts: a guest's profile has no row of challenge alerts."""
+    account = make_account_client("ana@example.com")
+    guest = ApiClient(Client(), name="Guesty")
+    seated_table(account, guest)
+    assert 'data-kind="challenge"' in account.client.get("/me/profile/").content.decode()
+    assert 'data-kind="challenge"' not in guest.client.get("/me/profile/").content.decode()

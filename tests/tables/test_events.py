@@ -7,9 +7,10 @@ import json
 
 import pytest
 
-from tables import events
-from tables.models import Player
-from tests.tables.helpers import cards_in, play_deal, started, to_play
+from tables import events, identity
+from tables.alerts import presence
+from tables.models import Player, Table
+from tests.tables.helpers import cards_in, open_table, play_deal, started, to_play
 from tests.tables.live.helpers import comparable
 
 
@@ -74,3 +75,20 @@ def test_other_changes_publish_only_the_version(alice, bob, published, django_ca
     with django_capture_on_commit_callbacks(execute=True):
         alice.ok("post", f"/tables/{token}/chat", {"text": "hola"}, status=201)
     assert published and "states" not in published[-1]
+
+
+def test_taking_a_seat_publishes_who_is_at_the_table(
+    alice, bob, published, django_capture_on_commit_callbacks
+):
+    """Bob watched (his socket's lease counted him a spectator), then took the seat through the
+    page, which keeps its socket: the players must hear at once that nobody watches any more."""
+    token = open_table(alice)["table"]
+    table = Table.objects.get(invite_token=token)
+    for player in (alice, bob):  # both pages open, their sockets' leases taken
+        presence.touch_table(identity.player_for_user(player.user).pk, table.pk, visible=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        bob.ok("post", f"/tables/{token}/join", {})
+    news = [message for message in published if message["type"] == "table.presence"]
+    assert news, "no presence message after the seat was taken"
+    assert news[-1]["spectators"] == 0
+    assert [row["online"] for row in news[-1]["seats"]] == [True, True]
