@@ -25,7 +25,7 @@ run: install
 	@echo "Sign-up confirmation emails are printed in this console (unless EMAIL_BACKEND is set)."
 	@echo "Staff pages (/admin/): create an account with $(BIN)/python manage.py createsuperuser"
 	@echo ""
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	SITE_URL="$${SITE_URL:-http://$(HOST):$(PORT)}" $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 lint: install
 	$(BIN)/ruff check .
