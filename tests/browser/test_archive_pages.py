@@ -57,8 +57,14 @@ class RequestWatch:
     def __init__(self) -> None:
         self.failures: list[str] = []
 
+    def _failed(self, request) -> None:
+        # As the console fixture: a request cut short because the test navigated (the icon of
+        # the page it left, say) is not a failure of the site.
+        if request.failure != "net::ERR_ABORTED":
+            self.failures.append(f"failed {request.url}: {request.failure}")
+
     def watch(self, page: Page) -> Page:
-        page.on("requestfailed", lambda request: self.failures.append(f"failed {request.url}"))
+        page.on("requestfailed", self._failed)
         page.on(
             "response",
             lambda response: (
