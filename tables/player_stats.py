@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet, Sum
+from django.db.models import BooleanField, Case, Count, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
 from .models import Deal, Match, Pace, Player, Rating, RatingChange, Table
@@ -137,12 +137,19 @@ def rating_changes_for(player: Player, match_ids: list[int]) -> dict[int, Rating
 
 
 def leaderboard(pace: str) -> QuerySet[Rating]:
-    """Established ratings at ``pace``, best first (a provisional rating is not ranked, nor one
-    whose deviation has grown past 110 while its player was away)."""
+    """The ratings at ``pace``: the established ones ranked best first, then the provisional ones
+    (fewer games, or a deviation grown past 110 while their player was away), best first too.
+    Each row's ``established`` says which."""
+    established = Case(
+        When(established_until__gt=timezone.now(), then=Value(True)),
+        default=Value(False),
+        output_field=BooleanField(),
+    )
     return (
-        Rating.objects.filter(pace=pace, established_until__gt=timezone.now())
+        Rating.objects.filter(pace=pace)
+        .annotate(established=established)
         .select_related("player")
-        .order_by("-rating", "pk")
+        .order_by("-established", "-rating", "pk")
     )
 
 

@@ -101,7 +101,11 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         pace = Pace.SLOW
     page = _page(request, player_stats.leaderboard(pace), LEADERS_PER_PAGE)
     rows = [
-        {"rank": page.start_index() + index, "rating": rating, "url": player_url(rating.player)}
+        {
+            "rank": page.start_index() + index if rating.established else None,
+            "rating": rating,
+            "url": player_url(rating.player),
+        }
         for index, rating in enumerate(page)
     ]
     context = {"pace": pace, "paces": Pace.choices, "page": page, "rows": rows}

@@ -81,6 +81,11 @@ def test_both_players_see_their_new_rating_and_the_match_on_their_pages(
         expect(row).to_have_count(1)
         expect(row).to_contain_text("won" if change.score == 1 else "lost")
         expect(row).to_contain_text(f"{change.rating_after - 1500:+.0f}")
+        page.goto("/leaderboard/?pace=slow")  # both listed, provisional (one match) and unranked
+        board = page.locator("table.leaders tbody")
+        for player in Player.objects.filter(user__in=[other.user for other in players.values()]):
+            expect(board.get_by_role("link", name=player.display_name, exact=True)).to_be_visible()
+        expect(board.locator("tr.provisional")).to_have_count(2)
         context.close()
 
 

@@ -38,9 +38,15 @@ def test_a_rated_match_shows_on_both_players_pages_and_the_leaderboard(client):
     assert f"<strong>{change.rating_after:.0f}</strong>" in page
     assert "provisional" in page  # one match: the deviation is far above 110
     assert f'href="/players/{bob.pk}/">bob</a>' in page and "playgridia" in page
-    Rating.objects.update(deviation=100, established_until=timezone.now() + dt.timedelta(days=9))  # ranked
-    board = client.get("/leaderboard/?pace=slow").content.decode()
+    board = client.get("/leaderboard/?pace=slow").content.decode()  # listed, provisional, unranked
     assert f'href="/players/{alice.pk}/">alice</a>' in board and f'href="/players/{bob.pk}/">bob</a>' in board
+    assert board.count('class="provisional"') == 2
+    Rating.objects.filter(player=alice).update(
+        deviation=100, established_until=timezone.now() + dt.timedelta(days=9)
+    )  # alice ranked: first, with rank 1, above bob's provisional rating whatever the figures
+    board = client.get("/leaderboard/?pace=slow").content.decode()
+    assert board.count('class="provisional"') == 1
+    assert board.index(f"/players/{alice.pk}/") < board.index(f"/players/{bob.pk}/")
     assert "bob" not in client.get("/leaderboard/?pace=live").content.decode()
     client.cookies["django_language"] = "es"
     assert "Partidas terminadas" in client.get(f"/players/{alice.pk}/").content.decode()
@@ -105,14 +111,15 @@ def test_names_link_to_player_pages_in_the_lobby_and_my_tables(client, alice, bo
     assert 'id="rated-pill"' in bob.client.get(f"/t/{token}/").content.decode()
 
 
-def test_a_long_absent_player_is_provisional_again_and_leaves_the_leaderboard(client, alice):
+def test_a_long_absent_player_is_provisional_again_and_loses_the_rank(client, alice):
     owner = player_for_user(alice.user)
     now = timezone.now()
     established = Rating.established_until_for(glicko2.Rating(1900, 60, 0.06), now)
     Rating.objects.create(player=owner, pace="slow", rating=1900, deviation=60, established_until=established)
     page = client.get(f"/players/{owner.pk}/").content.decode()
     assert "<strong>1900</strong>" in page and "provisional" not in page and "± 60" in page
-    assert "alice" in client.get("/leaderboard/?pace=slow").content.decode()
+    board = client.get("/leaderboard/?pace=slow").content.decode()
+    assert "alice" in board and 'class="provisional"' not in board
     last_match = now - dt.timedelta(days=120)  # as if that match were 120 days ago
     Rating.objects.update(
         updated_at=last_match,
@@ -121,7 +128,8 @@ def test_a_long_absent_player_is_provisional_again_and_leaves_the_leaderboard(cl
     page = client.get(f"/players/{owner.pk}/").content.decode()
     grown = glicko2.idle(glicko2.Rating(1900, 60, 0.06), 120).deviation
     assert "provisional" in page and f"± {grown:.0f}" in page and grown > 110
-    assert "alice" not in client.get("/leaderboard/?pace=slow").content.decode()
+    board = client.get("/leaderboard/?pace=slow").content.decode()
+    assert "alice" in board and board.count('class="provisional"') == 1  # listed, without a rank
 
 
 def test_a_logged_in_account_may_challenge_someone_else_from_their_page(client, alice, bob):
