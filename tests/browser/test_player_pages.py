@@ -67,10 +67,12 @@ def test_both_players_see_their_new_rating_and_the_match_on_their_pages(
     token, players = rated_game()
     mover, body = to_last_move(token, players)
     mover.ok("post", f"/tables/{token}/moves", body)
+    devices = {0: {}, 1: {key: value for key, value in PHONE.items() if key != "locale"}}  # desktop, phone
     for seat, client in players.items():
         me = Player.objects.get(user=client.user)
         change = RatingChange.objects.get(player=me)
-        context = new_context(browser, live_url, session=client.client.cookies["sessionid"].value)
+        session = client.client.cookies["sessionid"].value
+        context = new_context(browser, live_url, session=session, **devices[seat])
         page = console.watch(context.new_page(), f"seat {seat}")
         page.goto("/me/profile/")
         page.get_by_role("link", name="player page").click()
