@@ -298,3 +298,13 @@ def test_staff_see_vacations_in_the_admin(alice):
     staff.user.save()
     listing = staff.client.get("/admin/tables/vacation/", {"q": "alice"})
     assert listing.status_code == 200 and "alice" in listing.content.decode()
+
+
+def test_my_tables_tags_an_opponent_on_vacation_only_while_the_match_is_played(alice, bob):
+    token, players = started(alice, bob)
+    mover, waiting, _ = to_play(token, players)
+    _go_away(mover)
+    assert "de vacaciones" in waiting.client.get("/me/tables/").content.decode()
+    state = waiting.state(token)
+    waiting.ok("post", f"/tables/{token}/resign", {"expected_version": state["version"]})
+    assert "de vacaciones" not in waiting.client.get("/me/tables/").content.decode()
