@@ -36,6 +36,8 @@ def match_archive(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": data,
         "seat": match.table.seat_of(player),
         "ended_at": match.ended_at,
+        "resigned_before_a_deal_ended": data["outcome"] == "resigned"
+        and not any(deal["status"] == "over" for deal in data["deals"]),
         "table_token": match.table.invite_token if staff or match.table.seat_of(player) is not None else None,
     }
     return render(request, "tables/match_archive.html", context)

@@ -4,6 +4,8 @@ Like every page they call tables.services and let it refuse."""
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Iterable
 from typing import Any
 
 from django.contrib import messages
@@ -40,10 +42,17 @@ def challenges_page(request: HttpRequest) -> HttpResponse:
             "received": [payloads.challenge_row(row, now) for row in received],
             "sent": [payloads.challenge_row(row, now) for row in sent],
             "name": name,
-            "found": [row for row in selectors.accounts_named(name) if row.pk != player.pk] if name else [],
-            "recent": selectors.recent_opponents(player),
+            "found": _with_vacations(row for row in selectors.accounts_named(name) if row.pk != player.pk)
+            if name
+            else [],
+            "recent": _with_vacations(selectors.recent_opponents(player)),
         }
     return render(request, "tables/challenges.html", context)
+
+
+def _with_vacations(players: Iterable[Player]) -> list[tuple[Player, dt.date | None]]:
+    """Each player and the last day of their vacation under way (None: not away)."""
+    return [(player, payloads.away_until(player)) for player in players]
 
 
 @require_POST

@@ -36,6 +36,13 @@ def vacation_until(player: Player) -> str | None:
     return player.vacation_until.isoformat()
 
 
+def away_until(player: Player) -> dt.date | None:
+    """The last day (the player's own) of the vacation under way, for the pages; None when none is."""
+    if player.vacation_until is None or not player.on_vacation(timezone.now()):
+        return None
+    return vacation_days.last_day(player.vacation_until, player.time_zone)
+
+
 def player_url(player: Player | None) -> str | None:
     """An account's page; guests and robots have none."""
     if player is None or player.user_id is None or player.is_bot:
@@ -343,14 +350,10 @@ def profile(player: Player) -> dict[str, Any]:
 
 def vacation(player: Player) -> dict[str, Any]:
     """The player's vacation under way and what is left of this year's allowance (their year)."""
-    now = timezone.now()
-    year = vacation_days.local_day(now, player.time_zone).year
-    until = vacation_until(player)
-    last_day = None
-    if until is not None and player.vacation_until is not None:  # it ends as its last day does
-        last_day = vacation_days.local_day(player.vacation_until - dt.timedelta(seconds=1), player.time_zone)
+    year = vacation_days.local_day(timezone.now(), player.time_zone).year
+    last_day = away_until(player)
     return {
-        "until": until,
+        "until": vacation_until(player),
         "last_day": last_day.isoformat() if last_day else None,
         "allowance_days": vacation_days.ALLOWANCE_DAYS,
         "year": year,

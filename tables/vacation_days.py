@@ -27,6 +27,11 @@ def zone(name: str) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo("UTC")
 
 
+def last_day(ends_at: dt.datetime, zone_name: str) -> dt.date:
+    """The local last day of a vacation that ends at ``ends_at``: it ends as its last day does."""
+    return local_day(ends_at - dt.timedelta(seconds=1), zone_name)
+
+
 def local_day(at: dt.datetime, zone_name: str) -> dt.date:
     return at.astimezone(zone(zone_name)).date()
 

@@ -180,7 +180,8 @@ def my_tables(request: HttpRequest) -> HttpResponse:
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    rows = [payloads.lobby_row(table) for table in selectors.lobby_tables()]
+    away = payloads.away_until
+    rows = [payloads.lobby_row(table) | {"away": away(table.owner)} for table in selectors.lobby_tables()]
     ruleset = request.GET.get("ruleset") or None
     pace = request.GET.get("pace") if request.GET.get("pace") in ("slow", "live") else None
     now = timezone.now()
@@ -195,6 +196,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     for seek in found:
         row = payloads.challenge_row(seek, now)
         row["admits_you"] = ratings is None or seek.admits(ratings[seek.pace])
+        row["away"] = away(seek.challenger)
         seeks.append(row)
     context = {
         "rows": rows,

@@ -118,8 +118,12 @@ export function scoreSheetTable(sheet, names, urls = []) {
   return table;
 }
 
-// The match's score sheet: one column per seat, or Hollywood's three games.
+// The match's score sheet: one column per seat, or Hollywood's three games; a line instead of
+// an empty sheet when the match was resigned before any deal ended.
 export function matchSheet(match, names, urls = []) {
+  if (!match.score_sheet.length && match.outcome === "resigned") {
+    return element("p", "muted no-deal-finished", _("No deal was finished: the match ended by resignation."));
+  }
   return isHollywood(match) ? hollywoodSheet(match, names) : scoreSheetTable(match.score_sheet, names, urls);
 }
 

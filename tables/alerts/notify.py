@@ -24,6 +24,7 @@ from redis.exceptions import RedisError
 from tables import engine, events, payloads, scheduling, selectors
 from tables.errors import NotFound
 from tables.models import ChatMessage, Deal, Match, Player, Table
+from tables.services.common import clock_stopped_for
 
 from . import emails, prefs, presence, push
 from .models import Activity, SentAlert, TablePresence
@@ -279,7 +280,7 @@ def rebuild(kind: str, player_id: int, table_id: int, occasion: str) -> Alert | 
         deal = table.current_deal
         if deal is None or deal.status != Deal.Status.PLAYING or deal.to_play != seat:
             return None
-        if turn_occasion(deal) != occasion:
+        if turn_occasion(deal) != occasion or clock_stopped_for(table, seat, timezone.now()):
             return None
         alert = Alert(kind, player, table, occasion, _names(table, seat))
         if kind == "reminder":
@@ -303,6 +304,7 @@ def send_due_reminders(now: dt.datetime | None = None) -> int:
         current_deal__status=Deal.Status.PLAYING,
         current_deal__match__status=Match.Status.PLAYING,
         current_deal__deadline__gt=now,
+        current_deal__paused_left__isnull=True,  # a clock stopped for a vacation keeps its time
     ).select_related("seat0", "seat1", "current_deal", "current_deal__match")
     sent = 0
     for table in rows:
@@ -312,6 +314,8 @@ def send_due_reminders(now: dt.datetime | None = None) -> int:
         player = table.seats[deal.to_play]
         if left > table.turn_seconds * (1 - REMINDER_AT) or player is None or player.is_bot:
             continue
+        if clock_stopped_for(table, deal.to_play, now):
+            continue  # the vacation began this turn: the sweep stops this clock, nothing to remind
         started = deal.deadline - dt.timedelta(seconds=table.turn_seconds)
         alert = Alert("reminder", player, table, turn_occasion(deal), _names(table, deal.to_play))
         alert.context["left"] = duration(left, alert.lang)

@@ -208,9 +208,14 @@ def test_a_match_that_ends_while_the_table_is_open_links_to_its_archive_page(
     expect(link).to_have_attribute("href", f"/matches/{match.pk}/", timeout=15000)
     expect(pages["carol"].locator(".match-end .outcome")).to_contain_text("Alice wins", timeout=15000)
     expect(pages["carol"].locator(".replay-match")).to_have_count(0)
+    # resigned before any deal ended: a line says so instead of an empty score sheet
+    ended = "No deal was finished: the match ended by resignation."
+    expect(pages["alice"].locator("#summary .no-deal-finished")).to_have_text(ended)
+    expect(pages["alice"].locator("#summary table.score-sheet:not(.final-scores)")).to_have_count(0)
     link.click()
     expect(pages["alice"]).to_have_url(re.compile(rf"/matches/{match.pk}/$"))
     expect(pages["alice"].locator("main h1")).to_contain_text("Alice")
+    expect(pages["alice"].locator(".no-deal-finished")).to_have_text(ended)
     for page in pages.values():
         page.context.close()
 

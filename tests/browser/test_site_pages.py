@@ -77,3 +77,15 @@ def test_no_page_is_wider_than_a_phone(browser, live_url, accounts, console, loc
     panel = page.locator("#alerts-panel").bounding_box()
     assert grid["x"] + grid["width"] <= panel["x"] + panel["width"], "the alert grid sticks out of its panel"
     page.context.close()
+
+
+def test_the_seek_help_sits_below_its_button_on_a_phone(browser, live_url, accounts, console):
+    _, session = accounts("alice@example.com", "Alice")
+    page = console.watch(new_context(browser, live_url, session=session, **PHONE).new_page(), "p")
+    page.goto("/new/")
+    button = page.get_by_role("button", name="POST A SEEK").bounding_box()
+    help_line = page.get_by_text(
+        "A seek waits in the lobby; whoever takes it plays you at once."
+    ).bounding_box()
+    assert help_line["y"] >= button["y"] + button["height"], (button, help_line)
+    page.context.close()

@@ -258,3 +258,13 @@ def test_a_guests_name_in_the_archive_is_plain_text(alice):
     match = Match.objects.get(table__invite_token=token)
     page = alice.client.get(reverse("match_archive", args=[match.pk])).content.decode()
     assert "Nadia" in page and page.count('href="/players/') == 3  # alice's name only
+
+
+def test_a_match_resigned_before_any_deal_ended_says_so_on_its_page(alice, bob):
+    token, _ = started(alice, bob, target=100)
+    alice.ok("post", f"/tables/{token}/resign", {"expected_version": alice.state(token)["version"]})
+    match = Match.objects.get(table__invite_token=token)
+    page = bob.client.get(reverse("match_archive", args=[match.pk])).content.decode()
+    assert "Ninguna mano terminó: la partida acabó por abandono." in page
+    english = bob.client.get(reverse("match_archive", args=[match.pk]), headers={"Accept-Language": "en"})
+    assert "No deal was finished: the match ended by resignation." in english.content.decode()

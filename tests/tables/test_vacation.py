@@ -6,8 +6,10 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import connection
 from django.test import Client
-from django.utils import timezone, translation
+from django.test.utils import CaptureQueriesContext
+from django.utils import formats, timezone, translation
 
 from tables import payloads, services, tasks
 from tables.errors import BadRequest
@@ -298,3 +300,55 @@ def test_staff_see_vacations_in_the_admin(alice):
     staff.user.save()
     listing = staff.client.get("/admin/tables/vacation/", {"q": "alice"})
     assert listing.status_code == 200 and "alice" in listing.content.decode()
+
+
+def test_my_tables_tags_an_opponent_on_vacation_only_while_the_match_is_played(alice, bob):
+    token, players = started(alice, bob)
+    mover, waiting, _ = to_play(token, players)
+    _go_away(mover)
+    assert "de vacaciones" in waiting.client.get("/me/tables/").content.decode()
+    state = waiting.state(token)
+    waiting.ok("post", f"/tables/{token}/resign", {"expected_version": state["version"]})
+    assert "de vacaciones" not in waiting.client.get("/me/tables/").content.decode()
+
+
+AWAY = "de vacaciones hasta el"
+
+
+def test_the_lobby_and_the_challenges_page_show_who_is_on_vacation_until_when(alice, bob):
+    started(alice, bob)  # bob's recent opponent
+    away = _player(alice)
+    last_day = _today(alice) + dt.timedelta(days=3)
+    _go_away(alice)
+    services.challenges.post_seek(away, {"ruleset": "classic", "turn_seconds": DAY})
+    services.create_table(away, visibility="public")
+    with translation.override("es"):
+        until = f"{AWAY} {formats.date_format(last_day, 'DATE_FORMAT')}"
+    lobby = bob.client.get("/lobby/").content.decode()
+    assert lobby.count(until) == 2  # the seek and the public table
+    recent = bob.client.get("/challenges/").content.decode()
+    assert recent.count(until) == 1
+    found = bob.client.get("/challenges/", {"name": "alice"}).content.decode()
+    assert found.count(until) == 2  # found, and a recent opponent
+    assert AWAY not in alice.client.get("/challenges/", {"name": "bob"}).content.decode()
+
+
+def test_the_lobby_asks_no_more_queries_for_more_players_on_vacation(alice, bob):
+    carol = make_account_client("carol@example.com")
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert bob.client.get("/lobby/").status_code == 200
+        return len(captured)
+
+    first = _player(alice)
+    _go_away(alice)
+    services.challenges.post_seek(first, {"ruleset": "classic", "turn_seconds": DAY})
+    services.create_table(first, visibility="public")
+    queries()  # the first visit makes bob's player
+    few = queries()
+    second = _player(carol)
+    _go_away(carol)
+    services.challenges.post_seek(second, {"ruleset": "classic", "turn_seconds": DAY})
+    services.create_table(second, visibility="public")
+    assert queries() == few

@@ -244,6 +244,24 @@ def test_no_reminder_for_a_player_who_looked_this_turn_nor_before_80_percent(ali
     assert notify.send_due_reminders() == 0
 
 
+def test_no_reminder_while_the_players_clock_is_stopped_for_a_vacation(alice, bob):
+    alert, table = _your_move(alice, bob)
+    Table.objects.filter(pk=table.pk).update(turn_seconds=24 * 3600)
+    now = timezone.now()
+    deal = Deal.objects.filter(pk=table.current_deal_id)
+    deal.update(deadline=now + dt.timedelta(hours=4))  # 20 of 24 hours gone, then the vacation began
+    Player.objects.filter(pk=alert.player.pk).update(
+        vacation_started_at=now - dt.timedelta(minutes=1), vacation_until=now + dt.timedelta(days=2)
+    )
+    assert notify.send_due_reminders() == 0  # the sweep stops that clock; nobody is reminded of it
+    occasion = notify.turn_occasion(Deal.objects.get(pk=table.current_deal_id))
+    assert notify.rebuild("reminder", alert.player.pk, table.pk, occasion) is None  # one put off
+    deal.update(deadline=None, paused_left=4 * 3600)  # stopped
+    assert notify.send_due_reminders() == 0
+    assert notify.rebuild("reminder", alert.player.pk, table.pk, alert.occasion) is None
+    assert not SentAlert.objects.filter(kind="reminder").exists()
+
+
 def test_chat_alerts_the_other_player_only(alice, bob, site):
     token, _ = started(alice, bob)
     table = Table.objects.select_related("seat0", "seat1").get(invite_token=token)
