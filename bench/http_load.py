@@ -85,14 +85,19 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=20)
-    parser.add_argument("--connections", type=int, default=32)
+def load_options(description: str, seconds: int, connections: int, processes: int) -> argparse.Namespace:
+    """The command line of an HTTP load benchmark: how long, how many connections and servers."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seconds", type=int, default=seconds)
+    parser.add_argument("--connections", type=int, default=connections)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--processes", type=int, default=1, help="daphne processes, one wrk each")
-    options = parser.parse_args()
-    workdir = Path(tempfile.mkdtemp(prefix="ginmesa-bench-"))
+    parser.add_argument("--processes", type=int, default=processes, help="daphne processes, one wrk each")
+    return parser.parse_args()
+
+
+def fresh_site(workdir: Path) -> dict[str, str]:
+    """The environment of the benchmark's servers, on a fresh database (DATABASE_URL, else a
+    SQLite file in ``workdir``), migrated: production settings but for the secret and the host."""
     url = os.environ.get("DATABASE_URL") or f"sqlite:////{workdir}/bench.sqlite3"
     env = servers.child_env(
         DATABASE_URL=url,
@@ -102,6 +107,13 @@ def main() -> None:
         LOG_LEVEL="WARNING",
     )
     run_manage(env, "migrate", "--noinput")
+    return env
+
+
+def main() -> None:
+    options = load_options(__doc__.splitlines()[0], seconds=20, connections=32, processes=1)
+    workdir = Path(tempfile.mkdtemp(prefix="ginmesa-bench-"))
+    env = fresh_site(workdir)
     words = run_manage(env, "shell", "-c", SETUP).split()
     table, token = words[words.index("TABLE") + 1], words[words.index("TOKEN") + 1]
     results = {}

@@ -13,14 +13,12 @@ move by move, for the archive's pages).
 
 from __future__ import annotations
 
-import argparse
-import os
 import shutil
 import tempfile
 import time
 from pathlib import Path
 
-from bench.http_load import run_manage, wrk
+from bench.http_load import fresh_site, load_options, run_manage, wrk
 from tests.tables.live import servers
 
 SETUP = """
@@ -82,22 +80,9 @@ PAGES = [
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=5)
-    parser.add_argument("--connections", type=int, default=8)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--processes", type=int, default=2, help="daphne processes, one wrk each")
-    options = parser.parse_args()
+    options = load_options(__doc__.splitlines()[0], seconds=5, connections=8, processes=2)
     workdir = Path(tempfile.mkdtemp(prefix="ginmesa-bench-"))
-    url = os.environ.get("DATABASE_URL") or f"sqlite:////{workdir}/bench.sqlite3"
-    env = servers.child_env(
-        DATABASE_URL=url,
-        DEBUG="false",
-        SECRET_KEY="bench-" + "x" * 40,
-        ALLOWED_HOSTS="127.0.0.1",
-        LOG_LEVEL="WARNING",
-    )
-    run_manage(env, "migrate", "--noinput")
+    env = fresh_site(workdir)
     run_manage(env, "collectstatic", "--noinput")  # pages name their static files (DEBUG off: a manifest)
     started = time.monotonic()
     words = run_manage(env, "shell", "-c", SETUP).split()

@@ -107,22 +107,23 @@ def accept(challenge_id: int, actor: Player) -> Outcome:
 
 
 def decline(challenge_id: int, actor: Player) -> Challenge:
-    with transaction.atomic():
-        challenge = _lock(challenge_id, actor)
-        if challenge.challenged_id != actor.pk:
-            raise Forbidden("Only the challenged player can decline.")
-        _require_open(challenge)
-        _answer(challenge, Challenge.Status.DECLINED)
-    return challenge
+    return _close(challenge_id, actor, "challenged_id", "Only the challenged player can decline.", "declined")
 
 
 def withdraw(challenge_id: int, actor: Player) -> Challenge:
+    refusal = "Only the player who made the offer can withdraw it."
+    return _close(challenge_id, actor, "challenger_id", refusal, "withdrawn")
+
+
+def _close(challenge_id: int, actor: Player, role: str, refusal: str, status: str) -> Challenge:
+    """The open offer ends unanswered: declined by the challenged player (``role``
+    challenged_id) or withdrawn by the one who made it (challenger_id)."""
     with transaction.atomic():
         challenge = _lock(challenge_id, actor)
-        if challenge.challenger_id != actor.pk:
-            raise Forbidden("Only the player who made the offer can withdraw it.")
+        if getattr(challenge, role) != actor.pk:
+            raise Forbidden(refusal)
         _require_open(challenge)
-        _answer(challenge, Challenge.Status.WITHDRAWN)
+        _answer(challenge, Challenge.Status(status))
     return challenge
 
 
