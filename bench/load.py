@@ -65,7 +65,7 @@ def make_tokens(count: int, prefix: str) -> list[str]:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from tables.identity import issue_api_token
+    from tables.accounts.identity import issue_api_token
 
     User = get_user_model()
     users = User.objects.bulk_create(

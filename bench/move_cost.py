@@ -31,8 +31,9 @@ django.setup()
 
 from django.core.management import call_command  # noqa: E402
 
-from tables import payloads, selectors, services, tasks  # noqa: E402
-from tables.models import Player, Table  # noqa: E402
+from tables.accounts.models import Player  # noqa: E402
+from tables.play import payloads, selectors, services, tasks  # noqa: E402
+from tables.play.models import Table  # noqa: E402
 
 STAGES = ("service", "answer", "socket", "follow-up")
 

@@ -1,7 +1,7 @@
 """The Celery app. Tasks take ids and call services; they never touch models directly.
 
 Production runs workers (`celery -A config worker`) and exactly one beat (`celery -A config
-beat`) against REDIS_URL; embedded mode (no REDIS_URL) is eager and tables.embedded runs the
+beat`) against REDIS_URL; embedded mode (no REDIS_URL) is eager and tables.background.embedded runs the
 same periodic tasks in the server's process.
 """
 
@@ -14,7 +14,7 @@ from kombu import Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from tables.periodic import periodic_tasks
+from tables.background import registry
 
 log = logging.getLogger(__name__)
 
@@ -43,23 +43,10 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.worker_consumer = f"{__name__}:BrokerLossConsumer"
 app.autodiscover_tasks()  # tables.apps imports the tasks too, in every Django process
 
-PERIODIC_TASKS = periodic_tasks()
-# Clocks have a queue of their own: a backlog of alerts or bot moves never delays a timeout.
-# Web pushes too: each posts to outside servers (3 s timeout each), so a dead push service
-# holds up only other pushes. A worker started without -Q consumes all three; production
-# runs the push queue on workers of its own (see README, "Production").
-CLOCK_QUEUE = "clocks"
-PUSH_QUEUE = "push"
-app.conf.task_queues = (Queue("celery"), Queue(CLOCK_QUEUE), Queue(PUSH_QUEUE))
-app.conf.task_default_queue = "celery"
-app.conf.task_routes = {
-    "tables.tasks.expire_turn": {"queue": CLOCK_QUEUE},
-    "tables.tasks.sweep_overdue": {"queue": CLOCK_QUEUE},
-    "tables.tasks.send_push": {"queue": PUSH_QUEUE},
-}
-
-# A sweep that waited longer than its period is superseded by the next one: drop it.
-app.conf.beat_schedule = {
-    name.rsplit(".", 1)[1]: {"task": name, "schedule": seconds, "options": {"expires": seconds}}
-    for name, seconds in PERIODIC_TASKS.items()
-}
+# The queues, routes and beat schedule of every task: tables.background.registry. A worker
+# started without -Q consumes every queue; production runs the push queue on workers of its own
+# (README, "Production").
+app.conf.task_queues = tuple(Queue(name) for name in registry.QUEUES)
+app.conf.task_default_queue = registry.DEFAULT_QUEUE
+app.conf.task_routes = registry.routes()
+app.conf.beat_schedule = registry.beat_schedule()

@@ -12,8 +12,9 @@ from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from . import payloads
-from .models import ApiToken, ChatMessage, Deal, Match, Move, Player, Table, Vacation
+from tables.accounts.models import ApiToken, Player, Vacation
+from tables.play import payloads
+from tables.play.models import ChatMessage, Deal, Match, Move, Table
 
 PLAYER_SEARCH = ("display_name", "user__email")
 

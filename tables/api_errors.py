@@ -12,11 +12,10 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
 import rules
-
-from . import payloads, selectors
-from .api_caller import caller_of
-from .errors import ServiceError, StaleVersion
-from .text_input import MAX_JSON_DEPTH, json_too_deep, text_location
+from tables.core.errors import ServiceError, StaleVersion
+from tables.core.text_input import MAX_JSON_DEPTH, json_too_deep, text_location
+from tables.play import payloads, selectors
+from tables.play.api_caller import caller_of
 
 
 class TextParser(Parser):

@@ -8,10 +8,18 @@ class TablesConfig(AppConfig):
 
     def ready(self) -> None:
         """The wiring point, run once the models are loaded (Django's place for it): the
-        receivers of a committed change, the Celery tasks, and the guest-adoption signals."""
-        from . import bot_turns, events, scheduling, signals, tasks  # noqa: F401
-        from .alerts import challenge_alerts
-        from .changes import challenge_changed, table_changed
+        receivers of a committed change, every room's Celery tasks (tables.background.registry names
+        them), and the guest-adoption signals."""
+        from tables.accounts import signals  # noqa: F401
+        from tables.accounts import tasks as account_tasks  # noqa: F401
+        from tables.alerts import tasks as alert_tasks  # noqa: F401
+        from tables.background import scheduling
+        from tables.challenges import alerts as challenge_alerts
+        from tables.challenges import tasks as challenge_tasks  # noqa: F401
+        from tables.core.announcements import challenge_changed, table_changed
+        from tables.live import events
+        from tables.play import tasks as play_tasks  # noqa: F401
+        from tables.reviews import tasks as review_tasks  # noqa: F401
 
         # Live publishing first: the sockets hear of a move before any follow-up runs.
         table_changed.connect(events.on_table_change, dispatch_uid="tables.live")

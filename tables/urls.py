@@ -1,6 +1,11 @@
 from django.urls import path
 
-from . import app_shell, archive_views, challenge_views, guide, player_views, views
+from tables.archive import views as archive_views
+from tables.challenges import views as challenge_views
+from tables.core import app_shell
+from tables.guide import views as guide
+from tables.play import views
+from tables.ratings import views as player_views
 
 urlpatterns = [
     path("", views.home, name="home"),

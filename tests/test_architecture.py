@@ -157,57 +157,101 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-# Each module's layer (the longest prefix that names it): a module imports only its own layer
-# or lower ones. 2: the table's data and reads; 3: the writers; 4: live publishing, background
-# work and alerts; 5: tasks, API, pages, sockets, wiring and config.
-LAYERS = {
-    "rules": 0,
-    "bots": 1,
-    **dict.fromkeys(
-        [
-            "tables.models",
-            "tables.engine",
-            "tables.payloads",
-            "tables.selectors",
-            "tables.archive",
-            "tables.replays",
-            "tables.reads",
-            "tables.writes",
-            "tables.errors",
-            "tables.changes",
-            "tables.identity",
-            "tables.text_input",
-            "tables.vacation_days",
-            "tables.periodic",
-            "tables.csp",
-            "tables.glicko2",
-            "tables.player_stats",
-            "tables.alerts.models",
-            "tables.alerts.prefs",
-            "tables.alerts.texts",
-        ],
-        2,
-    ),
-    "tables.services": 3,
-    **dict.fromkeys(["tables.events", "tables.scheduling", "tables.embedded", "tables.alerts"], 4),
-    **dict.fromkeys(
-        ["tables.alerts.api", "tables.alerts.views", "tables.alerts.urls", "tables.alerts.apps"], 5
-    ),
-    "tables.alerts.management": 5,
-    "tables": 5,
-    "config": 5,
+# Each module's layer: a module imports only its own layer or lower ones. 0: rules; 1: bots;
+# 2: the table's data and reads; 3: the writers; 4: live publishing, background work and
+# alerts; 5: tasks, API, pages, sockets, wiring and config. Inside tables/, every room
+# (tables/<room>/) names its files alike, and the file's name gives its layer: a new room
+# follows the pattern without touching this table.
+DATA = {
+    "models", "selectors", "payloads", "schemas", "state_schema", "engine", "replays", "glicko2",
+    "identity", "vacation_days", "prefs", "texts", "errors", "text_input", "reads", "writes",
+    "announcements", "csp", "registry",
+}  # fmt: skip
+WRITERS = {"services"}
+FOLLOWERS = {
+    "events",
+    "scheduling",
+    "embedded",
+    "alerts",
+    "notify",
+    "push",
+    "presence",
+    "watchers",
+    "emails",
+    "checks",
 }
-LIVE = {"tables.events"}
-BACKGROUND = {"tables.scheduling", "tables.embedded"}
+LIVE = {"tables.live.events"}
+BACKGROUND = {"tables.background.scheduling", "tables.background.embedded"}
+# Where everything meets: Django's and Celery's wiring, the root API and URLs.
+WIRING = {
+    "tables",
+    "tables.apps",
+    "tables.models",
+    "tables.api",
+    "tables.api_errors",
+    "tables.urls",
+    "tables.admin",
+}
+# A room's private files: another room never imports them (the root wiring and config do).
+PRIVATE = {"api", "views", "tasks", "urls", "consumers", "routing", "apps", "management"}
 
 
 def layer(name: str) -> int:
-    prefixes = [prefix for prefix in LAYERS if name == prefix or name.startswith(prefix + ".")]
-    return LAYERS[max(prefixes, key=len)]
+    top = name.split(".")[0]
+    if top == "rules":
+        return 0
+    if top == "bots":
+        return 1
+    if top != "tables" or name in WIRING or name.startswith("tables.templatetags"):
+        return 5
+    parts = name.split(".")[2:]  # the path inside the room
+    if not parts:
+        return 2  # a room's __init__ holds a docstring
+    if parts[0] in WRITERS:
+        return 3
+    if parts[0] in DATA:
+        return 2
+    if parts[0] in FOLLOWERS:
+        return 4
+    return 5
+
+
+def room_of(name: str) -> str | None:
+    """The room (tables/<room>/) a module lives in; None for the root wiring and outside tables."""
+    parts = name.split(".")
+    wiring = name in WIRING or name.startswith("tables.templatetags")
+    return parts[1] if parts[0] == "tables" and len(parts) > 2 and not wiring else None
+
+
+def private_imports(imports: list[Import]) -> list[str]:
+    """Imports of another room's private module (its API, pages, tasks, sockets, wiring)."""
+    found = []
+    for item in imports:
+        source, target = room_of(item.source), room_of(item.target)
+        if source is None or target is None or source == target:
+            continue
+        if item.target.split(".")[2] in PRIVATE:
+            found.append(f"{item.source} imports {item.target}")
+    return found
+
+
+MAX_LINES = 400
+SIZED = ("tables", "bots", "config")
+
+
+def long_modules(paths: list[Path]) -> list[str]:
+    """Modules over MAX_LINES lines (migrations aside): a module that long holds two subjects."""
+    return [
+        f"{path}: {count} lines"
+        for path in paths
+        if "migrations" not in path.parts
+        for count in [len(path.read_text(encoding="utf-8").splitlines())]
+        if count > MAX_LINES
+    ]
 
 
 def test_every_package_is_parsed():
-    assert {"rules", "bots", "tables", "config", "tables.models"} <= set(MODULES)
+    assert {"rules", "bots", "tables", "config", "tables.models", "tables.play.models"} <= set(MODULES)
 
 
 def test_no_import_cycle_between_project_modules():
@@ -270,7 +314,7 @@ def test_bots_know_neither_django_nor_the_tables(name):
 
 
 # Pure arithmetic kept inside the app: no framework, no project module.
-PURE = ("tables.glicko2",)
+PURE = ("tables.ratings.glicko2",)
 
 
 @pytest.mark.parametrize("name", PURE)
@@ -282,18 +326,77 @@ def test_pure_modules_import_no_framework_and_no_project_module(name):
 def test_the_checks_catch_what_they_look_for(tmp_path):
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert cycles({"a": {"b"}, "b": set()}) == []
-    assert (layer("tables.services.play"), layer("tables.alerts.prefs"), layer("tables.alerts.api")) == (
-        3,
-        2,
-        5,
-    )
-    assert resolve("tables.services.play", ROOT / "tables/services/play.py", 2, "models") == "tables.models"
+    assert [
+        layer(name) for name in ("tables.play.services.play", "tables.alerts.prefs", "tables.alerts.api")
+    ] == [3, 2, 5]
+    assert [
+        layer(name)
+        for name in ("tables.tournaments.models", "tables.tournaments.services", "tables.tournaments.views")
+    ] == [2, 3, 5]
     assert (
-        resolve("tables.services", ROOT / "tables/services/__init__.py", 1, "play") == "tables.services.play"
+        resolve("tables.play.services.play", ROOT / "tables/play/services/play.py", 2, "models")
+        == "tables.play.models"
+    )
+    assert (
+        resolve("tables.play.services", ROOT / "tables/play/services/__init__.py", 1, "play")
+        == "tables.play.services.play"
     )
     sample = tmp_path / "sample.py"
-    sample.write_text("import json\n\ndef later():\n    from tables import models\n", encoding="utf-8")
+    sample.write_text("import json\n\ndef later():\n    from tables.play import models\n", encoding="utf-8")
     found = list(imports_of("bots.sample", sample))
-    assert found == ["json", Import("bots.sample", "tables.models", 4, scope="later")]
+    assert found == ["json", Import("bots.sample", "tables.play.models", 4, scope="later")]
     assert found[1].nested and not found[1].wiring
-    assert Import("tables.apps", "tables.tasks", 9, scope="ready").wiring
+    assert Import("tables.apps", "tables.play.tasks", 9, scope="ready").wiring
+
+
+def test_a_planted_upward_import_is_found():
+    planted = Import("tables.play.models", "tables.play.services.play", 3)
+    assert layer(planted.target) > layer(planted.source)
+
+
+def test_a_planted_import_of_another_rooms_private_module_is_found():
+    planted = [
+        Import("tables.archive.views", "tables.play.views", 3),  # another room's page
+        Import("tables.challenges.services", "tables.play.tasks", 4),  # another room's tasks
+        Import("tables.ratings.views", "tables.ratings.selectors", 5),  # its own room: allowed
+        Import("tables.archive.api", "tables.play.api_caller", 6),  # another room's public module
+        Import("tables.api", "tables.play.api", 7),  # the root API mounts every room's
+    ]
+    assert private_imports(planted) == [
+        "tables.archive.views imports tables.play.views",
+        "tables.challenges.services imports tables.play.tasks",
+    ]
+
+
+def test_a_planted_long_module_is_found(tmp_path):
+    (tmp_path / "migrations").mkdir()
+    long_one, short_one, migration = (
+        tmp_path / "long.py",
+        tmp_path / "short.py",
+        tmp_path / "migrations" / "0001.py",
+    )
+    long_one.write_text("x = 1\n" * (MAX_LINES + 1), encoding="utf-8")
+    short_one.write_text("x = 1\n" * MAX_LINES, encoding="utf-8")
+    migration.write_text("x = 1\n" * (MAX_LINES * 2), encoding="utf-8")
+    assert long_modules([long_one, short_one, migration]) == [f"{long_one}: {MAX_LINES + 1} lines"]
+
+
+def test_no_room_imports_another_rooms_private_modules():
+    assert private_imports(all_imports()) == []
+
+
+def test_no_module_is_longer_than_the_limit():
+    assert long_modules([path for package in SIZED for path in sorted((ROOT / package).rglob("*.py"))]) == []
+
+
+def test_every_room_is_a_package_of_the_one_app():
+    """Rooms are packages of the tables app (one app label: no table renamed, no migration
+    moved), each with a docstring saying what it holds."""
+    rooms = [
+        path
+        for path in (ROOT / "tables").iterdir()
+        if (path / "__init__.py").exists() and path.name != "migrations"
+    ]
+    assert {path.name for path in rooms} >= {"play", "archive", "ratings", "reviews", "challenges", "alerts"}
+    for room in rooms:
+        assert ast.get_docstring(ast.parse((room / "__init__.py").read_text(encoding="utf-8"))), room

@@ -10,11 +10,10 @@ from ninja import Router, Schema
 from ninja.responses import Status
 from pydantic import Field
 
-from tables.api_schemas import errors
-from tables.errors import NotAuthenticated, NotFound
-from tables.models import Player
-
-from . import push
+from tables.accounts.models import Player
+from tables.alerts import push
+from tables.core.errors import NotAuthenticated, NotFound
+from tables.core.schemas import errors
 
 router = Router(tags=["alerts"])
 

@@ -8,4 +8,4 @@ class AlertsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import checks  # noqa: F401  (registers the start-up check of the push keys)
+        from tables.alerts import checks  # noqa: F401  (registers the start-up check of the push keys)

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.checks import CheckMessage, Warning, register
 
-from . import push
+from tables.alerts import push
 
 
 @register()

@@ -11,9 +11,8 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from tables.models import Player
-
-from .texts import language
+from tables.accounts.models import Player
+from tables.alerts.texts import language
 
 UNSUBSCRIBE_SALT = "tables.alerts.unsubscribe"
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from django.db import models
 
-from tables.models import Challenge, Player, Table
+from tables.accounts.models import Player
+from tables.challenges.models import Challenge
+from tables.play.models import Table
 
 
 class PushSubscription(models.Model):

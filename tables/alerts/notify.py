@@ -21,14 +21,16 @@ from django.urls import reverse
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from tables import engine, events, payloads, scheduling, selectors
-from tables.errors import NotFound
-from tables.models import ChatMessage, Deal, Match, Player, Table
-from tables.services.common import clock_stopped_for
-
-from . import emails, prefs, presence, push
-from .models import Activity, SentAlert, TablePresence
-from .texts import RESULTS, duration, language, render
+from tables.accounts.models import Player
+from tables.alerts import emails, prefs, presence, push
+from tables.alerts.models import Activity, SentAlert, TablePresence
+from tables.alerts.texts import RESULTS, duration, language, render
+from tables.background import scheduling
+from tables.core.errors import NotFound
+from tables.live import events
+from tables.play import engine, payloads, selectors
+from tables.play.models import ChatMessage, Deal, Match, Table
+from tables.play.services.common import clock_stopped_for
 
 log = logging.getLogger(__name__)
 

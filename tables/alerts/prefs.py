@@ -15,7 +15,7 @@ import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
-from tables.errors import BadRequest
+from tables.core.errors import BadRequest
 
 KINDS = ("your_move", "reminder", "chat", "rematch_offer", "match_over", "challenge")
 CHANNELS = ("site", "push", "email")

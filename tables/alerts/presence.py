@@ -16,9 +16,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from tables.models import Table
-
-from .models import Activity, TablePresence
+from tables.alerts.models import Activity, TablePresence
+from tables.play.models import Table
 
 HEARTBEAT_SECONDS = 30
 LEASE_SECONDS = 75  # two heartbeats and a margin

@@ -26,10 +26,9 @@ from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
-from tables.errors import BadRequest, Conflict
-from tables.models import Player
-
-from .models import PushSubscription
+from tables.accounts.models import Player
+from tables.alerts.models import PushSubscription
+from tables.core.errors import BadRequest, Conflict
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from tables.alerts import views
 
 app_name = "alerts"
 

@@ -8,10 +8,9 @@ from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from tables.models import Player
-
-from . import emails, prefs
-from .texts import language
+from tables.accounts.models import Player
+from tables.alerts import emails, prefs
+from tables.alerts.texts import language
 
 
 @csrf_exempt  # mail clients POST "List-Unsubscribe=One-Click" without a CSRF token (RFC 8058)

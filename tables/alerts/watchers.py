@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from django.core.cache import cache
 
-from .presence import LEASE_SECONDS
+from tables.alerts.presence import LEASE_SECONDS
 
 # The high-water mark outlives every slot by far (it is renewed with them); it lapses only
 # once the table has had no visitor for a day, and then no slot below it can still be alive.

@@ -3,7 +3,7 @@ import datetime
 
 from django.db import migrations, models
 
-from tables import glicko2
+from tables.ratings import glicko2
 
 PROVISIONAL_DEVIATION = 110  # Rating.PROVISIONAL_DEVIATION when this was written
 

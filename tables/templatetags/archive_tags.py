@@ -9,8 +9,10 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext
 
-from tables import archive, identity
-from tables.models import Player, Table
+from tables.accounts import identity
+from tables.accounts.models import Player
+from tables.archive import selectors as archive
+from tables.play.models import Table
 
 register = template.Library()
 

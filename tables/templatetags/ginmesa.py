@@ -5,9 +5,9 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext, ngettext
 
-from tables import identity
-from tables.models import Player
-from tables.routing import websocket_urlpatterns
+from tables.accounts import identity
+from tables.accounts.models import Player
+from tables.live.routing import websocket_urlpatterns
 
 register = template.Library()
 

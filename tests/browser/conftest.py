@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tables.accounts import services as account_services
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -211,7 +213,7 @@ def known_deck(monkeypatch) -> list[str]:
     """Every deal of the test is dealt from `seeded_deck`, seat 1 dealing first: the test's hook
     at the engine boundary (the server runs in this process); nothing of the kind is served."""
     import rules
-    from tables import engine
+    from tables.play import engine
 
     deck = seeded_deck()
     monkeypatch.setattr(rules, "new_deck", lambda: rules.parse_cards(deck))
@@ -229,10 +231,10 @@ def accounts(transactional_db):
     def make(email: str, name: str):
         user = get_user_model().objects.create_user(username=email.split("@")[0], email=email, password="x")
         EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
-        from tables import identity, services
+        from tables.accounts import identity
 
         player = identity.player_for_user(user)
-        services.update_profile(player, display_name=name)
+        account_services.update_profile(player, display_name=name)
         client = Client()
         client.force_login(user)
         return player, client.cookies["sessionid"].value

@@ -25,8 +25,8 @@ def finished_match(owner, guest, **options):
     """A match played to its end through the writers, with the helpers' plain strategy (that
     does not knock before turn LONG_DEAL, so that a deal has moves to step through)."""
     import rules
-    from tables import engine, services
-    from tables.models import Deal, Match, Table
+    from tables.play import engine, services
+    from tables.play.models import Deal, Match, Table
     from tests.tables.helpers import choose_action
 
     table = services.create_table(owner, **options)
@@ -75,7 +75,8 @@ class RequestWatch:
 
 
 def engine_hands(deal_row, step: int) -> list[set[str]]:
-    from tables import archive, engine
+    from tables.archive import selectors as archive
+    from tables.play import engine
 
     state = engine.replay_row(deal_row, archive.actions_of(deal_row)[:step])
     return [{str(card) for card in state.hand(seat)} for seat in (0, 1)]
@@ -186,8 +187,8 @@ def test_a_match_that_ends_while_the_table_is_open_links_to_its_archive_page(
 ):
     """The end-of-match box links the match's archive page once it is over, and only for whom
     may see it: not for a stranger watching a private table."""
-    from tables import services
-    from tables.models import Match
+    from tables.play import services
+    from tables.play.models import Match
 
     alice, alice_session = accounts("alice@example.com", "Alice")
     bob, _ = accounts("bob@example.com", "Bob")
@@ -226,8 +227,8 @@ def test_a_player_who_took_the_seat_through_the_page_gets_the_link_to_the_match(
     """Bob opens the invite link of a private table (not yet his: the page was served to a
     stranger), takes the seat there without a reload, plays and wins: his end-of-match box links
     the match's archive page as Alice's does."""
-    from tables import services
-    from tables.models import Match
+    from tables.play import services
+    from tables.play.models import Match
 
     alice, _ = accounts("alice@example.com", "Alice")
     _, bob_session = accounts("bob@example.com", "Bob")

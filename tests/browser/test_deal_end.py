@@ -32,7 +32,7 @@ def open_table(page: Page, token: str) -> Page:
 
 
 def robot_table(owner, ruleset: str, **options) -> str:
-    from tables import services
+    from tables.play import services
 
     table = services.create_table(owner, ruleset=ruleset, **options)
     services.add_bot(table.invite_token, owner, "tito")
@@ -91,8 +91,8 @@ def test_when_the_wait_runs_out_the_server_deals_and_the_box_stays_until_closed(
 
     from django.utils import timezone
 
-    from tables import services
-    from tables.models import Deal, Table
+    from tables.play import services
+    from tables.play.models import Deal, Table
 
     alice, session = accounts("alice@example.com", "Alice")
     token = robot_table(alice, "classic", turn_seconds=90)
@@ -139,8 +139,8 @@ def test_a_one_deal_match_shows_both_hands_with_the_bonuses(
 def secret_cards(token: str, seat: int | None) -> set[str]:
     """What ``seat`` (None: a spectator) must never have received: the stock and every card of
     a hand it may not see (a card in them now was never public before)."""
-    from tables import engine
-    from tables.models import Table
+    from tables.play import engine
+    from tables.play.models import Table
 
     table = Table.objects.select_related("current_deal").get(invite_token=token)
     deal = engine.load_deal(table.current_deal)
@@ -165,8 +165,8 @@ def record_frames(page: Page) -> list[str]:
 def test_the_move_log_and_the_spectators_count_never_naming_a_hidden_card(
     browser, live_url, known_deck, accounts, console, screenshots
 ):
-    from tables import services
-    from tables.models import Table
+    from tables.play import services
+    from tables.play.models import Table
 
     alice, alice_session = accounts("alice@example.com", "Alice")
     bob, _ = accounts("bob@example.com", "Bob")
@@ -224,8 +224,8 @@ def test_the_move_log_and_the_spectators_count_never_naming_a_hidden_card(
 
 
 def test_without_the_move_log_nothing_of_it_is_sent(browser, live_url, known_deck, accounts, console):
-    from tables import services
-    from tables.models import Table
+    from tables.play import services
+    from tables.play.models import Table
 
     alice, alice_session = accounts("alice@example.com", "Alice")
     bob, _ = accounts("bob@example.com", "Bob")
@@ -262,7 +262,7 @@ def test_without_the_move_log_nothing_of_it_is_sent(browser, live_url, known_dec
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_any_target_score_from_the_form(browser, live_url, accounts, console, layout):
-    from tables.models import Table
+    from tables.play.models import Table
 
     _, session = accounts("alice@example.com", "Alice")
     page = console.watch(new_context(browser, live_url, session=session, **layout).new_page(), "alice")

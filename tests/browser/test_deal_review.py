@@ -39,7 +39,7 @@ TEXTS = {
 def test_a_player_asks_for_the_review_of_a_deal_against_tito(
     browser, live_url, known_deck, accounts, console, screenshots, device
 ):
-    from tables import services
+    from tables.play import services
 
     alice, session = accounts("alice@example.com", "Alice")
     table = services.create_table(alice)  # one deal decides the match: the box stays up

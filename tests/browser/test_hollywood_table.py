@@ -31,7 +31,7 @@ def owner_wins(monkeypatch):
     """Every deal dealt so that the owner wins it: the test's hook at the engine boundary (the
     server runs in this process), as conftest's known_deck; the robot deals first."""
     import rules
-    from tables import engine
+    from tables.play import engine
 
     dealt = engine.new_deal_row
 
@@ -44,8 +44,8 @@ def owner_wins(monkeypatch):
 
 
 def match_record(token: str):
-    from tables import engine
-    from tables.models import Match
+    from tables.play import engine
+    from tables.play.models import Match
 
     return engine.load_match(Match.objects.filter(table__invite_token=token).latest("number"))
 
@@ -135,7 +135,7 @@ def test_desktop_english_a_hollywood_match_against_a_robot(
 def test_phone_spanish_a_hollywood_table_against_a_robot(
     browser, live_url, owner_wins, accounts, console, screenshots
 ):
-    from tables import services
+    from tables.play import services
 
     alice, session = accounts("alice@example.com", "Alice")
     table = services.create_table(alice, ruleset="classic", hollywood=True)

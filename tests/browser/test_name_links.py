@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tables.models import Player
+from tables.accounts.models import Player
 from tests.tables.rating_helpers import rated_game, to_last_move
 
 from .conftest import new_context

@@ -31,7 +31,7 @@ def visit(page: Page, path: str) -> None:
 def test_no_page_logs_an_error_or_fails_a_request(browser, live_url, known_deck, accounts, console, locale):
     from django.contrib.auth import get_user_model
 
-    from tables.models import Deal
+    from tables.play.models import Deal
 
     alice, alice_session = accounts("alice@example.com", "Alice")
     bob, _ = accounts("bob@example.com", "Bob")

@@ -9,7 +9,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tables.models import Player, Rating, RatingChange
+from tables.accounts.models import Player
+from tables.ratings.models import Rating, RatingChange
 from tests.tables.rating_helpers import rated_game, to_last_move
 from tests.tables.seed_players import seed, unseed
 
@@ -94,7 +95,7 @@ def test_both_players_see_their_new_rating_and_the_match_on_their_pages(
 def test_a_rated_table_offers_no_robot_to_its_owner(browser, live_url, accounts, console):
     """Robots are unrated and the server refuses them a seat at a rated table: its page does not
     offer ADD ROBOT (that button only answered 403), while an unrated table's page does."""
-    from tables import services
+    from tables.play import services
 
     alice, session = accounts("alice@example.com", "Alice")
     rated = services.create_table(alice, rated=True)

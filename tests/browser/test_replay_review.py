@@ -43,8 +43,8 @@ TEXTS = {
 def finished_against_tito(alice, **options):
     """Alice (seat 0, first to play) draws 5♥ and knocks with K♦ against TITO: one deal decides
     the match, so it is over, in the archive, with Alice's two decisions to review."""
-    from tables import services
-    from tables.models import Match, Table
+    from tables.play import services
+    from tables.play.models import Match, Table
 
     table = services.create_table(alice, **options)
     services.add_bot(table.invite_token, alice, "tito")
@@ -121,7 +121,7 @@ def test_a_player_reviews_a_finished_deal_on_its_replay(
 def test_an_anonymous_visitor_reads_a_public_matchs_review_and_is_asked_to_log_in_for_one(
     browser, live_url, known_deck, accounts, console
 ):
-    from tables.services import reviews
+    from tables.reviews import services as reviews
 
     alice, _ = accounts("alice@example.com", "Alice")
     match = finished_against_tito(alice, visibility="public")

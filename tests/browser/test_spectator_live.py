@@ -39,7 +39,7 @@ def wait_for(page, condition) -> None:
 def test_a_logged_out_spectator_sees_moves_at_once_and_is_told_chat_needs_a_name(
     browser, live_url, known_deck, accounts, console, locale, note
 ):
-    from tables import services
+    from tables.play import services
 
     alice, _ = accounts("alice@example.com", "Alice")
     bob, _ = accounts("bob@example.com", "Bob")

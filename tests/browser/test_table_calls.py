@@ -21,7 +21,7 @@ def test_start_clicked_while_add_robot_still_waits_for_its_answer_starts_the_mat
 ):
     """The robot's seat shows over the socket before the HTTP answer to ADD ROBOT arrives; the
     test holds that answer back (page.route) so START THE MATCH is always clicked in between."""
-    from tables import services
+    from tables.play import services
 
     alice, alice_session = accounts("alice@example.com", "Alice")
     context = new_context(browser, live_url, session=alice_session)

@@ -150,7 +150,7 @@ def controls_cut_off(page: Page, within: str, minimum: int) -> list[dict]:
 def test_a_forty_character_name_neither_clips_the_score_sheet_nor_overlaps_the_chart(
     browser, live_url, known_deck, accounts, console, screenshots
 ):
-    from tables import services
+    from tables.play import services
 
     alice, session = accounts("alice@example.com", LONG_NAME)
     bob, _ = accounts("bob@example.com", "Bartholomew Fitzgerald-Montgomery Smith")

@@ -9,6 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tables.accounts import services as account_services
+
 from .conftest import new_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -48,7 +50,7 @@ def hand_codes(page: Page) -> list[str]:
 
 def start_table_through_services(owner, guest, **options) -> str:
     """A seated, started table (the deal comes from the seeded deck)."""
-    from tables import services
+    from tables.play import services
 
     table = services.create_table(owner, **options)
     services.join_table(table.invite_token, guest)
@@ -301,9 +303,8 @@ def test_desktop_dark_deck_and_the_spanish_invitation(
 ):
     alice, session = accounts("alice@example.com", "Alice")
     bob, _ = accounts("bob@example.com", "Bob")
-    from tables import services
 
-    services.update_profile(alice, deck_design="dark")
+    account_services.update_profile(alice, deck_design="dark")
     token = start_table_through_services(alice, bob, target=100)
     context = new_context(browser, live_url, session=session)
     page = console.watch(context.new_page(), "alice")
@@ -330,8 +331,8 @@ def test_a_rematch_offer_shows_when_it_lapses_and_then_that_it_lapsed(browser, l
 
     from django.utils import timezone
 
-    from tables import services
-    from tables.models import Table
+    from tables.play import services
+    from tables.play.models import Table
 
     alice, alice_session = accounts("alice@example.com", "Alice")
     bob, bob_session = accounts("bob@example.com", "Bob")
@@ -364,7 +365,7 @@ def test_the_box_of_a_match_ended_by_resignation_opens_again_after_closing(
 ):
     """A resignation ends the match mid-deal (its deal never reaches "over"): once the player
     closes the end-of-match box, a button opens it again, and with it the rematch offer."""
-    from tables import services
+    from tables.play import services
 
     alice, alice_session = accounts("alice@example.com", "Alice")
     bob, _ = accounts("bob@example.com", "Bob")

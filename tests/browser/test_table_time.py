@@ -48,7 +48,7 @@ DEVICES = [pytest.param(DESKTOP, "en", id="desktop-en"), pytest.param(PHONE, "es
 
 def start_table(owner, guest) -> str:
     """A slow table (a day a turn), Alice (the owner, seat 0) to play first."""
-    from tables import services
+    from tables.play import services
 
     table = services.create_table(owner)
     services.join_table(table.invite_token, guest)
@@ -78,8 +78,9 @@ def test_vacation_stops_a_slow_clock_and_the_opponent_sees_until_when(
 ):
     from django.utils import timezone
 
-    from tables import services
-    from tables.models import Deal, Move, Player, Table
+    from tables.accounts.models import Player
+    from tables.play import services
+    from tables.play.models import Deal, Move, Table
 
     text = TEXTS[lang]
     alice, alice_session = accounts("alice@example.com", "Alice")

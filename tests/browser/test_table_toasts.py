@@ -32,7 +32,7 @@ document.addEventListener("DOMContentLoaded", () => {
 
 
 def start_table(owner, guest) -> str:
-    from tables import services
+    from tables.play import services
 
     table = services.create_table(owner)
     services.join_table(table.invite_token, guest)
@@ -43,8 +43,8 @@ def start_table(owner, guest) -> str:
 def bob_plays_a_turn(token: str, bob) -> None:
     """Bob draws from the stock and discards, at once, as the server would for him."""
     import rules
-    from tables import engine, services
-    from tables.models import Table
+    from tables.play import engine, services
+    from tables.play.models import Table
 
     for _ in range(2):
         table = Table.objects.get(invite_token=token)

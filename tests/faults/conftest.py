@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables.models import Deal, Move
+from tables.play.models import Deal, Move
 from tests.tables.conftest import _clean_cache, _fast_passwords, alice, bob  # noqa: F401  (fixtures)
 from tests.tables.helpers import assert_deals_replay
 

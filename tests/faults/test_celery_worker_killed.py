@@ -14,8 +14,10 @@ import redis
 from django.conf import settings
 from django.utils import timezone
 
-from tables import scheduling, services
-from tables.models import Deal, Move, Player, Table
+from tables.accounts.models import Player
+from tables.background import scheduling
+from tables.play import services
+from tables.play.models import Deal, Move, Table
 from tests.tables.live import servers
 from tests.tables.live.conftest import broker, worker_env  # noqa: F401  (fixtures)
 
@@ -77,7 +79,7 @@ def test_fifty_deadlines_survive_a_killed_worker(worker_env, tmp_path) -> None: 
     first = servers.celery_worker(worker_env, first_log, beat=True)
     wait_for_empty_queue(worker_env["REDIS_URL"])  # the tables' own after-change tasks are done
     deadlines = set_deadlines(tables, timezone.now() + dt.timedelta(seconds=FIRST_DEADLINE_SECONDS))
-    servers.wait_for_text(first_log, "tables.tasks.expire_turn", first)  # it holds ETA tasks
+    servers.wait_for_text(first_log, "tables.play.tasks.expire_turn", first)  # it holds ETA tasks
     servers.stop(first, signal.SIGKILL)
     killed_at = time.monotonic()
     second = servers.celery_worker(worker_env, tmp_path / "second.log", beat=True)

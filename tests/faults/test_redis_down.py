@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import caches
 
 from config.celery import app
-from tables.models import ChatMessage, Move, Table
+from tables.play.models import ChatMessage, Move, Table
 from tests.tables.helpers import started, to_play
 
 pytestmark = pytest.mark.django_db

@@ -21,9 +21,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 import rules
-from tables import identity, services
-from tables.models import Deal, Table
-from tables.tasks import STALLED_BOT_SECONDS
+from tables.accounts import identity
+from tables.play import services
+from tables.play.models import Deal, Table
+from tables.play.tasks import STALLED_BOT_SECONDS
 from tests.tables.helpers import choose_action
 from tests.tables.live import servers
 from tests.tables.live.clocks import wait_for_version

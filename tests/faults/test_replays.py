@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables import sockets
-from tables.models import Move, Table
+from tables.live import sockets
+from tables.play.models import Move, Table
 from tests.tables.helpers import started, to_play
 from tests.tables.live.helpers import connect, receive_type, run, sync
 

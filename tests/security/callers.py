@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 from django.middleware.csrf import _get_new_csrf_string
 from django.test import Client
 
-from tables import identity
+from tables.accounts import identity
 from tests.tables.helpers import ApiClient, make_account_client
 
 ROLES = ("owner", "opponent", "spectator", "visitor", "other_account", "staff")

@@ -14,8 +14,8 @@ from django.core import mail
 from django.core.cache import cache
 from django.test import Client
 
-from tables import identity
-from tables.models import ApiToken
+from tables.accounts import identity
+from tables.accounts.models import ApiToken
 from tests.tables.live.helpers import communicator, run
 
 from .callers import Caller, browser

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tables.models import Table
+from tables.play.models import Table
 from tests.tables.helpers import started
 
 from .callers import ROLES, Caller, account, browser, program

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tables.models import ChatMessage
-from tables.sockets import CLOSE_FLOODING
+from tables.live.sockets import CLOSE_FLOODING
+from tables.play.models import ChatMessage
 from tests.tables.helpers import started
 from tests.tables.live.helpers import connect, drain, receive_type, run
 

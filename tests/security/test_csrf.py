@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import get_resolver
 
 from tables.api import api
-from tables.views import PAGE_VERBS
+from tables.play.views import PAGE_VERBS
 from tests.tables.helpers import started
 
 from .callers import browser, program

@@ -24,10 +24,11 @@ from schemathesis.config._phases import InferenceConfig
 from schemathesis.core.transport import Response
 from schemathesis.specs.openapi.checks import status_code_conformance
 
-from tables import engine
+from tables.accounts.models import ApiToken
 from tables.api import api
-from tables.models import ApiToken, Table
-from tables.text_input import text_problem
+from tables.core.text_input import text_problem
+from tables.play import engine
+from tables.play.models import Table
 from tests.tables.helpers import started
 
 from .callers import Caller, account, browser, program

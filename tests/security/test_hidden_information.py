@@ -16,10 +16,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.core import mail
 
-from tables import engine, sockets
+from tables.accounts.models import Player
 from tables.alerts import push
 from tables.alerts.models import Activity
-from tables.models import Player, Table
+from tables.live import sockets
+from tables.play import engine
+from tables.play.models import Table
 from tests.tables.helpers import choose_action, secret_cards, started
 from tests.tables.live.helpers import connect, run
 

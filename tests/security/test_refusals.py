@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tables.models import Player, Table
+from tables.accounts.models import Player
+from tables.play.models import Table
 from tests.tables.helpers import ApiClient, seated_table
 
 pytestmark = pytest.mark.django_db

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tables import sockets
-from tables.identity import issue_api_token
-from tables.models import ChatMessage, Move, Table
+from tables.accounts.identity import issue_api_token
+from tables.live import sockets
+from tables.play.models import ChatMessage, Move, Table
 from tests.tables.helpers import make_account_client, started
 from tests.tables.live.helpers import communicator, receive_type, run
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tables import sockets
-from tables.models import ChatMessage, Table
-from tables.text_input import MAX_JSON_DEPTH
+from tables.core.text_input import MAX_JSON_DEPTH
+from tables.live import sockets
+from tables.play.models import ChatMessage, Table
 from tests.tables.helpers import started
 from tests.tables.live.helpers import communicator, connect, receive_type, run
 

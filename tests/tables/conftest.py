@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from tables.models import Deal
+from tables.play.models import Deal
 
 from .helpers import assert_deals_replay, make_account_client
 

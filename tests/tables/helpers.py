@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 import rules
-from tables import engine
-from tables.models import Deal, Move, Table
+from tables.play import engine
+from tables.play.models import Deal, Move, Table
 
 CARD_PATTERN = re.compile(r"(?<![A-Za-z0-9_-])([A2-9TJQK][SHDC])(?![A-Za-z0-9_-])")
 

@@ -8,8 +8,9 @@ from typing import Any
 from django.utils import timezone
 
 import rules
-from tables import engine
-from tables.models import Deal, Match, Move, Rating, RatingChange, Table
+from tables.play import engine
+from tables.play.models import Deal, Match, Move, Table
+from tables.ratings.models import Rating, RatingChange
 
 from .helpers import ApiClient, choose_action, make_account_client, started
 

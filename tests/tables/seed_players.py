@@ -12,8 +12,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from rules import RULESETS
-from tables import glicko2
-from tables.models import Deal, Match, Player, Rating, RatingChange, Table
+from tables.accounts.models import Player
+from tables.play.models import Deal, Match, Table
+from tables.ratings import glicko2
+from tables.ratings.models import Rating, RatingChange
 
 OUTCOMES = ("knock", "gin", "undercut", "knock", "big_gin", "dead")
 PREFIX = "seeded"

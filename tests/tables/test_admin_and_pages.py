@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 import rules
-from tables.models import Deal, Match, Table
+from tables.play.models import Deal, Match, Table
 
 from .helpers import ApiClient, assert_no_hidden_cards, make_account_client, open_table, play_match, started
 

@@ -10,11 +10,13 @@ from typing import Any
 import pytest
 
 import rules
-from tables import payloads, selectors
+from tables.accounts import payloads as account_payloads
+from tables.accounts.models import Player
 from tables.api import api
-from tables.api_schemas import MatchRecordOut
-from tables.models import ChatMessage, Deal, Match, Move, Player, Table
-from tables.state_schema import CoachOut, DealViewOut, GroupingOut, ScoreRowOut, TableStateOut
+from tables.play import payloads, selectors
+from tables.play.models import ChatMessage, Deal, Match, Move, Table
+from tables.play.schemas import MatchRecordOut
+from tables.play.state_schema import CoachOut, DealViewOut, GroupingOut, ScoreRowOut, TableStateOut
 
 from .helpers import ApiClient, make_account_client, open_table, play_deal, started
 
@@ -250,7 +252,7 @@ def test_the_api_sends_every_field_the_payloads_build(alice, bob):
             for row in rows
         ]
     )
-    assert alice.ok("get", "/me") == payloads.profile(player_of(alice))
+    assert alice.ok("get", "/me") == account_payloads.profile(player_of(alice))
 
 
 @pytest.mark.django_db

@@ -8,8 +8,8 @@ from django.test import Client
 from django.urls import reverse
 
 import rules
-from tables import engine
-from tables.models import Deal, Match, Move, Table
+from tables.play import engine
+from tables.play.models import Deal, Match, Move, Table
 
 from .helpers import (
     ApiClient,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tables.models import Deal, Match
+from tables.play.models import Deal, Match
 
 from .helpers import assert_deals_replay, play_match, started
 

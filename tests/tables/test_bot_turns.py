@@ -9,10 +9,12 @@ from typing import Any
 import pytest
 
 import rules
-from tables import engine, services
-from tables.bot_turns import play_bot_turn
-from tables.models import Move, Player, Table
-from tables.scheduling import PLAY_BOT_TURN, think_delay
+from tables.accounts.models import Player
+from tables.background import registry
+from tables.background.scheduling import think_delay
+from tables.play import engine, services
+from tables.play.models import Move, Table
+from tables.play.tasks import play_bot_turn
 
 
 def _table_with_bot(level: str, ruleset: str = "classic") -> tuple[Table, Player]:
@@ -95,6 +97,6 @@ def test_the_pause_reads_only_what_a_table_has() -> None:
 
 
 def test_the_task_keeps_its_name_from_before_it_moved() -> None:
-    """Messages queued by the previous release name bots.tasks.play_bot_turn: they still run."""
-    assert play_bot_turn.name == PLAY_BOT_TURN == "bots.tasks.play_bot_turn"
-    assert play_bot_turn.app.tasks[PLAY_BOT_TURN].name == PLAY_BOT_TURN
+    """Messages queued by an earlier release name bots.tasks.play_bot_turn: they still run."""
+    assert play_bot_turn.name == registry.PLAY_BOT_TURN.name == "tables.play.tasks.play_bot_turn"
+    assert play_bot_turn.app.tasks["bots.tasks.play_bot_turn"].run is play_bot_turn.run

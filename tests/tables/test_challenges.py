@@ -12,12 +12,18 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from tables import scheduling, selectors, services
-from tables.alerts import challenge_alerts, push
-from tables.changes import challenge_changed
-from tables.errors import BadRequest, Conflict, Forbidden, NotFound
-from tables.identity import player_for_user
-from tables.models import Challenge, Match, Player, Table
+from tables.accounts.identity import player_for_user
+from tables.accounts.models import Player
+from tables.alerts import push
+from tables.background import registry, scheduling
+from tables.challenges import alerts as challenge_alerts
+from tables.challenges import selectors as challenge_selectors
+from tables.challenges import services as challenge_services
+from tables.challenges.models import Challenge
+from tables.core.announcements import challenge_changed
+from tables.core.errors import BadRequest, Conflict, Forbidden, NotFound
+from tables.play import services
+from tables.play.models import Match, Table
 
 from .helpers import ApiClient, make_account_client, seated_table
 
@@ -38,8 +44,8 @@ def carol(db):
 
 def test_an_accepted_challenge_opens_the_table_with_both_seated_and_the_match_started(alice, bob):
     challenger, challenged = _player(alice), _player(bob)
-    challenge = services.challenges.challenge_player(challenger, challenged, dict(SLOW))
-    outcome = services.challenges.accept(challenge.pk, challenged)
+    challenge = challenge_services.challenge_player(challenger, challenged, dict(SLOW))
+    outcome = challenge_services.accept(challenge.pk, challenged)
     table = Table.objects.get(pk=outcome.table.pk)
     assert (table.seat0_id, table.seat1_id, outcome.seat) == (challenger.pk, challenged.pk, 1)
     assert table.ruleset_name == "classic" and table.turn_seconds == 86400
@@ -51,37 +57,37 @@ def test_an_accepted_challenge_opens_the_table_with_both_seated_and_the_match_st
 
 def test_only_the_challenged_player_may_accept_or_decline_and_only_the_challenger_withdraw(alice, bob, carol):
     challenger, challenged, stranger = _player(alice), _player(bob), _player(carol)
-    challenge = services.challenges.challenge_player(challenger, challenged, dict(SLOW))
+    challenge = challenge_services.challenge_player(challenger, challenged, dict(SLOW))
     with pytest.raises(NotFound):  # a stranger does not even learn it exists
-        services.challenges.accept(challenge.pk, stranger)
+        challenge_services.accept(challenge.pk, stranger)
     with pytest.raises(Conflict):
-        services.challenges.accept(challenge.pk, challenger)
+        challenge_services.accept(challenge.pk, challenger)
     with pytest.raises(Forbidden):
-        services.challenges.decline(challenge.pk, challenger)
+        challenge_services.decline(challenge.pk, challenger)
     with pytest.raises(Forbidden):
-        services.challenges.withdraw(challenge.pk, challenged)
-    services.challenges.decline(challenge.pk, challenged)
+        challenge_services.withdraw(challenge.pk, challenged)
+    challenge_services.decline(challenge.pk, challenged)
     with pytest.raises(Conflict, match="declined"):
-        services.challenges.accept(challenge.pk, challenged)
+        challenge_services.accept(challenge.pk, challenged)
     assert not Table.objects.filter(seat1=challenged).exists()
 
 
 def test_a_withdrawn_or_lapsed_challenge_cannot_be_accepted(alice, bob):
     challenger, challenged = _player(alice), _player(bob)
-    withdrawn = services.challenges.challenge_player(challenger, challenged, dict(SLOW))
-    services.challenges.withdraw(withdrawn.pk, challenger)
+    withdrawn = challenge_services.challenge_player(challenger, challenged, dict(SLOW))
+    challenge_services.withdraw(withdrawn.pk, challenger)
     with pytest.raises(Conflict, match="withdrawn"):
-        services.challenges.accept(withdrawn.pk, challenged)
-    lapsed = services.challenges.challenge_player(challenger, challenged, dict(SLOW))
+        challenge_services.accept(withdrawn.pk, challenged)
+    lapsed = challenge_services.challenge_player(challenger, challenged, dict(SLOW))
     Challenge.objects.filter(pk=lapsed.pk).update(expires_at=timezone.now() - dt.timedelta(seconds=1))
     with pytest.raises(Conflict, match="lapsed"):
-        services.challenges.accept(lapsed.pk, challenged)
+        challenge_services.accept(lapsed.pk, challenged)
     assert Table.objects.count() == 0
 
 
 def test_a_challenge_lapses_after_the_stated_lifetime(alice, bob):
     before = timezone.now()
-    challenge = services.challenges.challenge_player(_player(alice), _player(bob), dict(SLOW))
+    challenge = challenge_services.challenge_player(_player(alice), _player(bob), dict(SLOW))
     assert before + Challenge.LIFETIME <= challenge.expires_at <= timezone.now() + Challenge.LIFETIME
     assert not challenge.is_open(challenge.expires_at)
 
@@ -90,56 +96,56 @@ def test_who_may_be_challenged(alice, bob):
     challenger = _player(alice)
     guest = Player.objects.create(display_name="Guest", guest_key="k" * 20)
     with pytest.raises(BadRequest, match="account"):
-        services.challenges.challenge_player(challenger, guest, dict(SLOW))
+        challenge_services.challenge_player(challenger, guest, dict(SLOW))
     with pytest.raises(BadRequest, match="account"):
-        services.challenges.challenge_player(challenger, services.bot_player("tito"), dict(SLOW))
+        challenge_services.challenge_player(challenger, services.bot_player("tito"), dict(SLOW))
     with pytest.raises(BadRequest, match="yourself"):
-        services.challenges.challenge_player(challenger, challenger, dict(SLOW))
+        challenge_services.challenge_player(challenger, challenger, dict(SLOW))
     with pytest.raises(Forbidden, match="Sign up"):
-        services.challenges.challenge_player(guest, challenger, dict(SLOW))
+        challenge_services.challenge_player(guest, challenger, dict(SLOW))
     with pytest.raises(BadRequest, match="turn_seconds"):  # the table's own checks, before any offer
-        services.challenges.challenge_player(challenger, _player(bob), {"turn_seconds": 7})
+        challenge_services.challenge_player(challenger, _player(bob), {"turn_seconds": 7})
     assert Challenge.objects.count() == 0
 
 
 def test_limits_on_open_challenges_and_seeks(alice, bob):
     seeker = _player(alice)
-    for _ in range(services.challenges.MAX_OPEN_SEEKS):
-        services.challenges.post_seek(seeker, dict(LIVE))
+    for _ in range(challenge_services.MAX_OPEN_SEEKS):
+        challenge_services.post_seek(seeker, dict(LIVE))
     with pytest.raises(Conflict, match="open seeks"):
-        services.challenges.post_seek(seeker, dict(LIVE))
+        challenge_services.post_seek(seeker, dict(LIVE))
     others = [
-        make_account_client(f"p{n}@example.com") for n in range(services.challenges.MAX_OPEN_CHALLENGES + 1)
+        make_account_client(f"p{n}@example.com") for n in range(challenge_services.MAX_OPEN_CHALLENGES + 1)
     ]
     for other in others[:-1]:
-        services.challenges.challenge_player(seeker, _player(other), dict(SLOW))
+        challenge_services.challenge_player(seeker, _player(other), dict(SLOW))
     with pytest.raises(Conflict, match="open challenges"):
-        services.challenges.challenge_player(seeker, _player(others[-1]), dict(SLOW))
+        challenge_services.challenge_player(seeker, _player(others[-1]), dict(SLOW))
     with pytest.raises(Conflict, match="already challenged"):
-        services.challenges.challenge_player(seeker, _player(others[0]), dict(SLOW))
+        challenge_services.challenge_player(seeker, _player(others[0]), dict(SLOW))
     # An answered or lapsed offer no longer counts.
     Challenge.objects.filter(challenged__isnull=True).update(expires_at=timezone.now())
-    services.challenges.post_seek(seeker, dict(LIVE))
+    challenge_services.post_seek(seeker, dict(LIVE))
 
 
 def test_a_seek_is_taken_by_anyone_but_its_owner_once(alice, bob, carol):
-    seek = services.challenges.post_seek(_player(alice), dict(LIVE))
+    seek = challenge_services.post_seek(_player(alice), dict(LIVE))
     with pytest.raises(Conflict, match="your own"):
-        services.challenges.accept(seek.pk, _player(alice))
-    outcome = services.challenges.accept(seek.pk, _player(bob))
+        challenge_services.accept(seek.pk, _player(alice))
+    outcome = challenge_services.accept(seek.pk, _player(bob))
     assert outcome.table.seat1_id == _player(bob).pk and outcome.table.current_deal_id is not None
     with pytest.raises(Conflict, match="accepted"):
-        services.challenges.accept(seek.pk, _player(carol))
+        challenge_services.accept(seek.pk, _player(carol))
 
 
 def test_open_seeks_filter_by_rule_set_and_pace(alice, bob):
-    slow = services.challenges.post_seek(_player(alice), dict(SLOW))
-    live = services.challenges.post_seek(_player(bob), dict(LIVE))
-    assert [row.pk for row in selectors.open_seeks()] == [live.pk, slow.pk]
-    assert [row.pk for row in selectors.open_seeks(pace="slow")] == [slow.pk]
-    assert [row.pk for row in selectors.open_seeks(pace="live")] == [live.pk]
-    assert [row.pk for row in selectors.open_seeks(ruleset="classic")] == [slow.pk]
-    assert selectors.open_seeks(ruleset="reino") == []
+    slow = challenge_services.post_seek(_player(alice), dict(SLOW))
+    live = challenge_services.post_seek(_player(bob), dict(LIVE))
+    assert [row.pk for row in challenge_selectors.open_seeks()] == [live.pk, slow.pk]
+    assert [row.pk for row in challenge_selectors.open_seeks(pace="slow")] == [slow.pk]
+    assert [row.pk for row in challenge_selectors.open_seeks(pace="live")] == [live.pk]
+    assert [row.pk for row in challenge_selectors.open_seeks(ruleset="classic")] == [slow.pk]
+    assert challenge_selectors.open_seeks(ruleset="reino") == []
 
 
 needs_row_locks = pytest.mark.skipif(
@@ -155,16 +161,16 @@ def test_an_offer_accepted_many_times_at_once_seats_once(kind):
     challenger = _player(make_account_client("race-a@example.com"))
     takers = [_player(make_account_client(f"race-{n}@example.com")) for n in range(8)]
     if kind == "challenge":
-        offer = services.challenges.challenge_player(challenger, takers[0], dict(SLOW))
+        offer = challenge_services.challenge_player(challenger, takers[0], dict(SLOW))
         takers = [takers[0]] * len(takers)  # the one challenged player, from eight tabs at once
     else:
-        offer = services.challenges.post_seek(challenger, dict(SLOW))
+        offer = challenge_services.post_seek(challenger, dict(SLOW))
     barrier = threading.Barrier(len(takers))
 
     def take(taker: Player) -> str:
         barrier.wait()
         try:
-            services.challenges.accept(offer.pk, taker)
+            challenge_services.accept(offer.pk, taker)
             return "seated"
         except Conflict:
             return "refused"
@@ -194,9 +200,9 @@ def sent(monkeypatch, settings):
     )
 
     def run_task(task, *args, eta=None):
-        if task == scheduling.SEND_PUSH and eta is None:
+        if task == registry.SEND_PUSH and eta is None:
             push.send_to_player_id(*args)
-        elif task == challenge_alerts.ALERT_CHALLENGE and eta is None:
+        elif task == registry.ALERT_CHALLENGE and eta is None:
             challenge_alerts.deliver(*args)
         else:
             record["later"].append((task, args, eta))
@@ -208,7 +214,7 @@ def sent(monkeypatch, settings):
 @pytest.mark.django_db(transaction=True)
 def test_a_challenge_reaches_the_challenged_player_on_every_channel_once(sent):
     alice, bob = make_account_client("a1@example.com"), make_account_client("b1@example.com")
-    challenge = services.challenges.challenge_player(_player(alice), _player(bob), dict(SLOW))
+    challenge = challenge_services.challenge_player(_player(alice), _player(bob), dict(SLOW))
     bob_id = _player(bob).pk
     assert [pid for pid, _ in sent["site"]] == [bob_id] and sent["push"] == [bob_id]
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["b1@example.com"]
@@ -224,13 +230,13 @@ def test_the_answer_reaches_the_challenger_and_quiet_hours_put_push_and_email_of
     challenger = _player(alice)
     challenger.alert_prefs = {"quiet_hours": {"start": "00:00", "end": "23:59"}}
     challenger.save()
-    challenge = services.challenges.challenge_player(challenger, _player(bob), dict(SLOW))
+    challenge = challenge_services.challenge_player(challenger, _player(bob), dict(SLOW))
     mail.outbox.clear()
-    services.challenges.accept(challenge.pk, _player(bob))
+    challenge_services.accept(challenge.pk, _player(bob))
     to_challenger = [m for pid, m in sent["site"] if pid == challenger.pk]
     assert len(to_challenger) == 1 and "/t/" in to_challenger[0]["url"]
     assert not mail.outbox and challenger.pk not in sent["push"]
-    [(_task, args, eta)] = [call for call in sent["later"] if call[0] == challenge_alerts.ALERT_CHALLENGE]
+    [(_task, args, eta)] = [call for call in sent["later"] if call[0] == registry.ALERT_CHALLENGE]
     assert args == (challenge.pk, "accepted") and eta > timezone.now()
 
 
@@ -239,7 +245,7 @@ def test_the_sweep_alerts_a_challenge_whose_task_was_lost(sent):
     alice, bob = make_account_client("a3@example.com"), make_account_client("b3@example.com")
     challenge_changed.disconnect(dispatch_uid="tables.challenges")
     try:
-        challenge = services.challenges.challenge_player(_player(alice), _player(bob), dict(SLOW))
+        challenge = challenge_services.challenge_player(_player(alice), _player(bob), dict(SLOW))
     finally:
         challenge_changed.connect(challenge_alerts.on_challenge_change, dispatch_uid="tables.challenges")
     assert not sent["site"]

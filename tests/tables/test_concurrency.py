@@ -12,11 +12,11 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from tables import services
-from tables.engine import load_deal
-from tables.errors import StaleVersion
-from tables.identity import player_for_user
-from tables.models import Deal, Move, Table
+from tables.accounts.identity import player_for_user
+from tables.core.errors import StaleVersion
+from tables.play import services
+from tables.play.engine import load_deal
+from tables.play.models import Deal, Move, Table
 
 from .helpers import make_account_client, started, to_play
 

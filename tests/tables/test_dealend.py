@@ -10,9 +10,10 @@ import pytest
 from django.utils import timezone
 
 import rules
-from tables import engine, payloads, services
+from tables.accounts.models import Player
 from tables.alerts import presence
-from tables.models import Deal, Player, Table
+from tables.play import engine, payloads, services
+from tables.play.models import Deal, Table
 
 from .helpers import ApiClient, cards_in, open_table, started
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from tables import embedded, scheduling
-from tables.embedded import WORKERS, Scheduler
+from tables.background import embedded, registry, scheduling
+from tables.background.embedded import WORKERS, Scheduler
 
 
 def test_hanging_outside_calls_leave_the_clocks_threads_free() -> None:
@@ -40,6 +40,6 @@ class _Recorder:
 def test_a_push_runs_outside_and_a_deadline_with_the_clocks(monkeypatch: pytest.MonkeyPatch) -> None:
     recorder = _Recorder()
     monkeypatch.setattr(embedded, "_current", recorder)
-    scheduling.run_task(scheduling.SEND_PUSH, 1, {"kind": "your_move"}, "table-x")
-    scheduling.run_task(scheduling.EXPIRE_TURN, 1, 2, None)
-    assert recorder.calls == [("outside", scheduling.SEND_PUSH), ("clocks", scheduling.EXPIRE_TURN)]
+    scheduling.run_task(registry.SEND_PUSH, 1, {"kind": "your_move"}, "table-x")
+    scheduling.run_task(registry.EXPIRE_TURN, 1, 2, None)
+    assert recorder.calls == [("outside", registry.SEND_PUSH.name), ("clocks", registry.EXPIRE_TURN.name)]

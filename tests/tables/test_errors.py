@@ -149,7 +149,7 @@ def test_next_deal_and_rematch_refused_while_playing(game, alice):
     ],
 )
 def test_invalid_table_options_are_400(alice, options, field):
-    from tables.models import Table
+    from tables.play.models import Table
 
     response = alice.post("/tables", options)
     assert response.status_code == 400 and response.json()["field"] == field, response.content
@@ -157,7 +157,8 @@ def test_invalid_table_options_are_400(alice, options, field):
 
 
 def test_guest_needs_a_name():
-    from tables.models import Player, Table
+    from tables.accounts.models import Player
+    from tables.play.models import Table
 
     response = ApiClient().post("/tables", {"name": "   "})
     assert response.status_code == 400 and response.json()["field"] == "name"

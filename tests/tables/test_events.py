@@ -7,9 +7,11 @@ import json
 
 import pytest
 
-from tables import events, identity
+from tables.accounts import identity
+from tables.accounts.models import Player
 from tables.alerts import presence
-from tables.models import Player, Table
+from tables.live import events
+from tables.play.models import Table
 from tests.tables.helpers import cards_in, open_table, play_deal, started, to_play
 from tests.tables.live.helpers import comparable
 

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from tables.models import Table
+from tables.play.models import Table
 from tables.templatetags.ginmesa import clock_label
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from tables.scheduling import FollowUps
+from tables.background.scheduling import FollowUps
 
 
 def _collector():

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from tables.glicko2 import SCALE, Rating, idle, periods_until, rate
+from tables.ratings.glicko2 import SCALE, Rating, idle, periods_until, rate
 
 
 def test_glickmans_worked_example():

@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 
 import rules
-from tables import guide
-from tables.models import Challenge
-from tables.services.challenges import MAX_OPEN_CHALLENGES, MAX_OPEN_SEEKS
+from tables.challenges.models import Challenge
+from tables.challenges.services import MAX_OPEN_CHALLENGES, MAX_OPEN_SEEKS
+from tables.guide import views as guide
 
 from .helpers import make_account_client, open_table
 

@@ -10,9 +10,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
-from tables import scheduling, services, tasks
-from tables.identity import GUEST_COOKIE
-from tables.models import ChatMessage, Deal, Match, Player, Table
+from tables.accounts.identity import GUEST_COOKIE
+from tables.accounts.models import Player
+from tables.background import registry, scheduling
+from tables.play import services, tasks
+from tables.play.models import ChatMessage, Deal, Match, Table
 
 from .helpers import ApiClient, assert_no_hidden_cards, open_table, play_match, snapshot, started, to_play
 
@@ -263,7 +265,7 @@ def test_owner_adds_a_bot_and_the_bot_is_handed_its_turn(
         def delay(deal_id, version):
             handed.append((deal_id, version))
 
-    monkeypatch.setitem(current_app.tasks, scheduling.PLAY_BOT_TURN, FakeTask)
+    monkeypatch.setitem(current_app.tasks, registry.PLAY_BOT_TURN.name, FakeTask)
     token = open_table(alice)["table"]
     with_bot = alice.ok("post", f"/tables/{token}/bot", {"level": "luna"})
     assert with_bot["seats"][1] == {
@@ -293,7 +295,7 @@ def test_owner_adds_a_bot_and_the_bot_is_handed_its_turn(
     bot = table.seat1
     deal = Deal.objects.get(pk=table.current_deal_id)
     if deal.to_play == 1:
-        from tables.engine import load_deal
+        from tables.play.engine import load_deal
 
         action = load_deal(deal).timeout_action()
         outcome = services.apply_move(table.pk, bot, action, table.version, source="bot")

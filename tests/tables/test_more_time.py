@@ -7,9 +7,9 @@ import datetime as dt
 
 from django.utils import timezone
 
-from tables import tasks, verbs
 from tables.alerts import notify
-from tables.models import Deal, Table
+from tables.play import tasks, verbs
+from tables.play.models import Deal, Table
 
 from .helpers import ApiClient, snapshot, started, to_play
 

@@ -10,8 +10,10 @@ import pytest
 from django.apps import apps
 from django.db.models import Q
 
-from tables import player_stats, services
-from tables.models import Deal, Match, Move, Player
+from tables.accounts.models import Player
+from tables.play import services
+from tables.play.models import Deal, Match, Move
+from tables.ratings import selectors as player_stats
 
 from .helpers import play_deal
 from .rating_helpers import both_have_moved, expire, rated_game

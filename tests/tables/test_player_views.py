@@ -9,10 +9,13 @@ import re
 import pytest
 from django.utils import timezone
 
-from tables import glicko2, player_stats, services
-from tables.identity import player_for_user
-from tables.models import Player, Rating, RatingChange
-from tables.player_views import rating_chart
+from tables.accounts.identity import player_for_user
+from tables.accounts.models import Player
+from tables.challenges import services as challenge_services
+from tables.ratings import glicko2
+from tables.ratings import selectors as player_stats
+from tables.ratings.models import Rating, RatingChange
+from tables.ratings.views import rating_chart
 
 from .helpers import ApiClient, open_table
 from .rating_helpers import RATED, rated_game, to_last_move
@@ -145,9 +148,9 @@ def test_a_logged_in_account_may_challenge_someone_else_from_their_page(client, 
 def test_the_challenges_page_links_every_name(alice, bob, settings):
     from_alice = player_for_user(alice.user)
     other = player_for_user(bob.user)
-    services.challenges.challenge_player(other, from_alice, {"ruleset": "classic"})
-    services.challenges.challenge_player(from_alice, other, {"ruleset": "classic"})
-    seek = services.challenges.post_seek(other, {"ruleset": "classic"})
+    challenge_services.challenge_player(other, from_alice, {"ruleset": "classic"})
+    challenge_services.challenge_player(from_alice, other, {"ruleset": "classic"})
+    seek = challenge_services.post_seek(other, {"ruleset": "classic"})
     page = alice.client.get("/challenges/?name=bob").content.decode()
     link = f'<a href="/players/{other.pk}/">bob</a>'
     assert page.count(link) == 3  # received, sent, found

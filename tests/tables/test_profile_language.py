@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import translation
 
-from tables.identity import player_for_user
-from tables.models import Player
+from tables.accounts.identity import player_for_user
+from tables.accounts.models import Player
 
 PASSWORD = "a long enough password 1"
 

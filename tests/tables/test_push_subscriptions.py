@@ -10,10 +10,12 @@ import time
 import pytest
 
 from config.celery import app
-from tables import scheduling, tasks
+from tables.accounts.models import Player
 from tables.alerts import push
 from tables.alerts.models import PushSubscription
-from tables.models import Player, Table
+from tables.background import scheduling
+from tables.play import tasks
+from tables.play.models import Table
 
 from .helpers import started
 from .test_lifecycle import _expire
@@ -263,13 +265,13 @@ def test_a_slow_push_service_never_delays_a_timeout_played_by_the_sweeper(
         timer.cancel()
     ran = _work("celery") + _work("clocks")  # a worker of the celery and clocks queues
     took = time.monotonic() - began
-    assert "tables.tasks.tables_changed" in ran
+    assert "tables.play.tasks.tables_changed" in ran
     assert took < SLOW_SECONDS - 1, f"the timeout and what follows it took {took:.2f} s"
     assert posted == []
 
     table = Table.objects.select_related("current_deal").get(invite_token=token)
     to_play = table.seats[table.current_deal.to_play]
-    assert _work("push") == ["tables.tasks.send_push"]  # the push worker delivers it
+    assert _work("push") == ["tables.alerts.tasks.send_push"]  # the push worker delivers it
     [(endpoint, _, payload)] = posted
     assert endpoint == FCM + to_play.user.username
     assert payload["kind"] == "your_move" and payload["tag"] == f"table-{token}"

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tables import services
-from tables.models import Match
+from tables.play import services
+from tables.play.models import Match
 
 from .rating_helpers import expire, rated_game, rated_once, to_last_move
 from .test_concurrency import _race, needs_row_locks

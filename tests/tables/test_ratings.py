@@ -7,8 +7,10 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from tables import glicko2, services
-from tables.models import Match, Move, Rating, RatingChange, Table
+from tables.play import services
+from tables.play.models import Match, Move, Table
+from tables.ratings import glicko2
+from tables.ratings.models import Rating, RatingChange
 
 from .helpers import ApiClient, open_table, started
 from .rating_helpers import RATED, both_have_moved, expire, rated_game, rated_once, to_last_move

@@ -6,9 +6,10 @@ import pytest
 from django.db import transaction
 from django.db.transaction import TransactionManagementError
 
-from tables import identity, services
-from tables.models import Table
-from tables.reads import KEY_SAMPLE, CompiledRead
+from tables.accounts import identity
+from tables.core.reads import KEY_SAMPLE, CompiledRead
+from tables.play import services
+from tables.play.models import Table
 from tests.tables.helpers import started
 
 pytestmark = pytest.mark.django_db

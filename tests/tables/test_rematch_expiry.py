@@ -7,9 +7,11 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
-from config.celery import PERIODIC_TASKS
-from tables import events, services, tasks
-from tables.models import Table
+from config.celery import app
+from tables.background import embedded, registry
+from tables.live import events
+from tables.play import services, tasks
+from tables.play.models import Table
 
 from .helpers import ApiClient, snapshot, started
 
@@ -143,5 +145,6 @@ def test_a_bot_still_accepts_at_once(alice):
 
 
 def test_both_schedulers_run_the_sweep():
-    assert 0 < PERIODIC_TASKS["tables.tasks.sweep_rematch_offers"] <= 60
-    assert tasks.sweep_rematch_offers in [job for _, job in tasks.periodic_jobs()]
+    assert 0 < app.conf.beat_schedule["sweep_rematch_offers"]["schedule"] <= 60
+    assert app.conf.beat_schedule["sweep_rematch_offers"]["task"] == registry.SWEEP_REMATCH_OFFERS.name
+    assert tasks.sweep_rematch_offers in [job for _, job in embedded.periodic_jobs()]

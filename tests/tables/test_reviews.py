@@ -12,10 +12,12 @@ from django.db import connection
 from django.test import Client
 
 from bots.review import REVIEW_SETTINGS, decision_points
-from config.celery import CLOCK_QUEUE, app
-from tables import engine, scheduling
-from tables.models import Deal, DealReview, Match, Table
-from tables.services import reviews
+from config.celery import app
+from tables.background import registry
+from tables.play import engine
+from tables.play.models import Deal, Match, Table
+from tables.reviews import services as reviews
+from tables.reviews.models import DealReview
 
 from .helpers import ApiClient, cards_in, make_account_client, play_deal, secret_cards, started
 
@@ -257,7 +259,7 @@ def test_ten_requests_at_once_make_one_review_computed_once(runs):
 
 def test_the_review_task_runs_where_the_bots_run_never_on_the_clocks_queue():
     routes = app.conf.task_routes
-    assert routes.get(scheduling.REVIEW_DEAL) == routes.get(scheduling.PLAY_BOT_TURN) is None
-    assert app.conf.task_default_queue != CLOCK_QUEUE
-    assert scheduling.REVIEW_DEAL in app.tasks
-    assert scheduling.REVIEW_DEAL in scheduling.OUTSIDE_TASKS  # embedded: not the clocks' threads
+    assert routes.get(registry.REVIEW_DEAL.name) == routes.get(registry.PLAY_BOT_TURN.name) is None
+    assert app.conf.task_default_queue != registry.CLOCKS_QUEUE
+    assert registry.REVIEW_DEAL.name in app.tasks
+    assert registry.REVIEW_DEAL.outside  # embedded: not the clocks' threads

@@ -10,10 +10,14 @@ import pytest
 from django.db import connection, transaction
 from django.utils import translation
 
-from tables import selectors, services
-from tables.errors import BadRequest, Conflict
-from tables.identity import player_for_user
-from tables.models import Challenge, Player, Rating, Table
+from tables.accounts.identity import player_for_user
+from tables.accounts.models import Player
+from tables.challenges import selectors as challenge_selectors
+from tables.challenges import services as challenge_services
+from tables.challenges.models import Challenge
+from tables.core.errors import BadRequest, Conflict
+from tables.play.models import Table
+from tables.ratings.models import Rating
 
 from .helpers import make_account_client
 
@@ -39,47 +43,50 @@ def _rate(player: Player, pace: str, rating: float) -> None:
 
 
 def test_a_taker_outside_the_range_at_the_seeks_pace_is_refused(alice, bob):
-    seek = services.challenges.post_seek(_player(alice), dict(SLOW), 1600, 1800)
+    seek = challenge_services.post_seek(_player(alice), dict(SLOW), 1600, 1800)
     _rate(_player(bob), "live", 1700)  # in range, but at the other pace
     with pytest.raises(Conflict, match="rated 1600 to 1800 at its pace; yours is 1500"):
-        services.challenges.accept(seek.pk, _player(bob))  # no slow rating yet: 1500
+        challenge_services.accept(seek.pk, _player(bob))  # no slow rating yet: 1500
     _rate(_player(bob), "slow", 1900)
     with pytest.raises(Conflict, match="yours is 1900"):
-        services.challenges.accept(seek.pk, _player(bob))
+        challenge_services.accept(seek.pk, _player(bob))
     assert Challenge.objects.get().status == "open" and not Table.objects.exists()
     _rate(_player(bob), "slow", 1800)  # the ends are in the range
-    outcome = services.challenges.accept(seek.pk, _player(bob))
+    outcome = challenge_services.accept(seek.pk, _player(bob))
     assert outcome.table.seat1_id == _player(bob).pk
 
 
 def test_an_open_ended_range_and_no_range(alice, bob, db):
     carol = _player(make_account_client("carol@example.com"))
-    at_least = services.challenges.post_seek(_player(alice), dict(LIVE), 1400, None)
+    at_least = challenge_services.post_seek(_player(alice), dict(LIVE), 1400, None)
     _rate(carol, "live", 1399)
     with pytest.raises(Conflict, match="1400 to …"):
-        services.challenges.accept(at_least.pk, carol)
-    assert services.challenges.accept(at_least.pk, _player(bob)).table.seat1_id == _player(bob).pk
-    anyone = services.challenges.post_seek(_player(alice), dict(LIVE))
-    assert services.challenges.accept(anyone.pk, carol).table.seat1_id == carol.pk
+        challenge_services.accept(at_least.pk, carol)
+    assert challenge_services.accept(at_least.pk, _player(bob)).table.seat1_id == _player(bob).pk
+    anyone = challenge_services.post_seek(_player(alice), dict(LIVE))
+    assert challenge_services.accept(anyone.pk, carol).table.seat1_id == carol.pk
 
 
 def test_a_range_must_be_ordered_and_in_bounds(alice):
     with pytest.raises(BadRequest, match="not be above"):
-        services.challenges.post_seek(_player(alice), dict(SLOW), 1800, 1600)
+        challenge_services.post_seek(_player(alice), dict(SLOW), 1800, 1600)
     with pytest.raises(BadRequest, match="between 0 and 4000"):
-        services.challenges.post_seek(_player(alice), dict(SLOW), None, 5000)
+        challenge_services.post_seek(_player(alice), dict(SLOW), None, 5000)
     assert not Challenge.objects.exists()
 
 
 def test_the_seeks_a_player_can_take(alice, bob):
     seeker, taker = _player(alice), _player(bob)
     _rate(taker, "slow", 1700)
-    open_slow = services.challenges.post_seek(seeker, dict(SLOW))
-    fits = services.challenges.post_seek(seeker, dict(SLOW), 1650, None)
-    services.challenges.post_seek(seeker, dict(LIVE), 1650, None)  # live: bob counts as 1500
-    found = selectors.open_seeks(takeable_by=(taker, selectors.ratings_by_pace(taker)))
+    open_slow = challenge_services.post_seek(seeker, dict(SLOW))
+    fits = challenge_services.post_seek(seeker, dict(SLOW), 1650, None)
+    challenge_services.post_seek(seeker, dict(LIVE), 1650, None)  # live: bob counts as 1500
+    found = challenge_selectors.open_seeks(takeable_by=(taker, challenge_selectors.ratings_by_pace(taker)))
     assert [row.pk for row in found] == [fits.pk, open_slow.pk]
-    assert selectors.open_seeks(takeable_by=(seeker, selectors.ratings_by_pace(seeker))) == []
+    assert (
+        challenge_selectors.open_seeks(takeable_by=(seeker, challenge_selectors.ratings_by_pace(seeker)))
+        == []
+    )
 
 
 needs_row_locks = pytest.mark.skipif(
@@ -94,7 +101,7 @@ def test_the_takers_rating_is_read_under_its_lock_while_a_match_moves_it():
     seeker = _player(make_account_client("seeker@example.com"))
     taker = _player(make_account_client("taker@example.com"))
     _rate(taker, "slow", 1700)
-    seek = services.challenges.post_seek(seeker, dict(SLOW), 1600, 1800)
+    seek = challenge_services.post_seek(seeker, dict(SLOW), 1600, 1800)
     locked, results = threading.Event(), []
 
     def match_ends_elsewhere() -> None:
@@ -109,7 +116,7 @@ def test_the_takers_rating_is_read_under_its_lock_while_a_match_moves_it():
     def take() -> None:
         locked.wait()
         try:
-            services.challenges.accept(seek.pk, taker)
+            challenge_services.accept(seek.pk, taker)
             results.append("seated")
         except Conflict as error:
             results.append(error.message)  # in the thread's language (the site's default)
@@ -168,7 +175,7 @@ def test_the_form_posts_a_ranged_seek_and_the_lobby_greys_out_play_for_those_out
 
 
 def test_the_lobby_in_spanish_links_the_seeker_and_names_the_range(alice, bob):
-    seek = services.challenges.post_seek(_player(alice), dict(SLOW), 1600, 1800)
+    seek = challenge_services.post_seek(_player(alice), dict(SLOW), 1600, 1800)
     lobby = bob.client.get("/lobby/").content.decode()  # the site's default language
     seeker = f'<a href="/players/{seek.challenger_id}/">alice</a> busca partida'
     assert seeker in lobby and "puntuaciones 1600–1800" in lobby and "Búsquedas que puedo aceptar" in lobby

@@ -6,8 +6,9 @@ with one answered 500), other control characters; and JSON nested too deep to pa
 import pytest
 from django.test import Client
 
-from tables.models import ChatMessage, Player, Table
-from tables.text_input import MAX_JSON_DEPTH, json_too_deep, text_location, text_problem
+from tables.accounts.models import Player
+from tables.core.text_input import MAX_JSON_DEPTH, json_too_deep, text_location, text_problem
+from tables.play.models import ChatMessage, Table
 
 from .helpers import ApiClient, make_account_client, open_table, started, to_play
 

@@ -8,9 +8,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tables import services
-from tables.identity import player_for_user
-from tables.models import Deal, Table
+from tables.accounts import services as account_services
+from tables.accounts.identity import player_for_user
+from tables.play import services
+from tables.play.models import Deal, Table
 
 from .helpers import make_account_client, started, to_play
 from .test_concurrency import _race, needs_row_locks
@@ -56,7 +57,7 @@ def test_a_vacation_declared_as_the_turn_passes_to_its_player_stops_that_turn_ei
             if index == 0:
                 services.apply_move(table.pk, mover_player, "pass", None)  # whatever the version
             else:
-                services.declare_vacation(away, timezone.now().date() + dt.timedelta(days=1))
+                account_services.declare_vacation(away, timezone.now().date() + dt.timedelta(days=1))
 
         _race(2, act)
         deal = Deal.objects.get(pk=table.current_deal_id)

@@ -11,10 +11,14 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import formats, timezone, translation
 
-from tables import payloads, services, tasks
-from tables.errors import BadRequest
-from tables.models import Deal, Match, Move, Player, Table, Vacation
-from tables.vacation_days import ALLOWANCE_DAYS
+from tables.accounts import payloads as account_payloads
+from tables.accounts import services as account_services
+from tables.accounts.models import Player, Vacation
+from tables.accounts.vacation_days import ALLOWANCE_DAYS
+from tables.challenges import services as challenge_services
+from tables.core.errors import BadRequest
+from tables.play import services, tasks
+from tables.play.models import Deal, Match, Move, Table
 
 from .helpers import ApiClient, make_account_client, snapshot, started, to_play
 
@@ -130,12 +134,12 @@ def test_the_sweep_ends_a_vacation_whose_last_day_is_over_from_its_end(alice, bo
     Deal.objects.filter(pk=_deal(token).pk).update(paused_left=600)
     ended = timezone.now() - dt.timedelta(seconds=100)
     Player.objects.filter(pk=_player(mover).pk).update(vacation_until=ended)
-    assert services.expire_vacation(_player(mover).pk, "2000-01-01T00:00:00+00:00") is False  # stale
-    assert services.sweep_vacations() == 1
+    assert account_services.expire_vacation(_player(mover).pk, "2000-01-01T00:00:00+00:00") is False  # stale
+    assert account_services.sweep_vacations() == 1
     deal = _deal(token)
     assert deal.paused_left is None and deal.deadline == ended + dt.timedelta(seconds=600)
     assert _player(mover).vacation_until is None
-    assert services.sweep_vacations() == 0
+    assert account_services.sweep_vacations() == 0
 
 
 def test_a_turn_that_comes_to_a_player_on_vacation_waits_with_a_full_clock(alice, bob):
@@ -220,10 +224,10 @@ def test_days_are_counted_in_the_players_time_zone(alice, fixed_now):
         translation.override("en"),
         pytest.raises(BadRequest, match="needs 15 days of 2027 and you have 14 left"),
     ):
-        services.declare_vacation(player, dt.date(2027, 1, 15))
+        account_services.declare_vacation(player, dt.date(2027, 1, 15))
     with translation.override("en"), pytest.raises(BadRequest, match="today or later"):
-        services.declare_vacation(player, dt.date(2026, 12, 31))  # yesterday, there
-    services.declare_vacation(player, dt.date(2027, 1, 14))  # 14 days of 2027
+        account_services.declare_vacation(player, dt.date(2026, 12, 31))  # yesterday, there
+    account_services.declare_vacation(player, dt.date(2027, 1, 14))  # 14 days of 2027
     player.refresh_from_db()
     assert player.vacation_until == dt.datetime(2027, 1, 14, 10, 0, tzinfo=dt.UTC)  # local midnight
     row = Vacation.objects.get()
@@ -233,7 +237,7 @@ def test_days_are_counted_in_the_players_time_zone(alice, fixed_now):
 def test_a_utc_player_spends_the_same_dates_across_new_year(alice, fixed_now):
     player = _player(alice)
     fixed_now(dt.datetime(2026, 12, 31, 12, 0, tzinfo=dt.UTC))
-    services.declare_vacation(player, dt.date(2027, 1, 14))  # 1 day of 2026, 14 of 2027
+    account_services.declare_vacation(player, dt.date(2027, 1, 14))  # 1 day of 2026, 14 of 2027
     player.refresh_from_db()
     assert player.vacation_until == dt.datetime(2027, 1, 15, tzinfo=dt.UTC)
 
@@ -242,19 +246,19 @@ def test_ending_early_gives_back_the_days_not_begun(alice, fixed_now):
     player = _player(alice)
     start = dt.datetime(2026, 6, 1, 22, 0, tzinfo=dt.UTC)
     fixed_now(start)
-    services.declare_vacation(player, dt.date(2026, 6, 10))  # 1..10 June: 10 days
+    account_services.declare_vacation(player, dt.date(2026, 6, 10))  # 1..10 June: 10 days
     fixed_now(start + dt.timedelta(hours=3))  # 2 June, 01:00: a second day begun
-    services.end_vacation(player)
+    account_services.end_vacation(player)
     row = Vacation.objects.get()
     assert (row.first_day, row.last_day, row.ends_at) == (
         dt.date(2026, 6, 1),
         dt.date(2026, 6, 2),
         start + dt.timedelta(hours=3),
     )
-    assert payloads.vacation(player)["days_left"] == ALLOWANCE_DAYS - 2
+    assert account_payloads.vacation(player)["days_left"] == ALLOWANCE_DAYS - 2
     # Back on the same day: 2 June is not counted twice.
-    services.declare_vacation(player, dt.date(2026, 6, 13))
-    assert payloads.vacation(player)["days_left"] == ALLOWANCE_DAYS - 2 - 11
+    account_services.declare_vacation(player, dt.date(2026, 6, 13))
+    assert account_payloads.vacation(player)["days_left"] == ALLOWANCE_DAYS - 2 - 11
 
 
 def test_the_profile_page_declares_shows_and_ends_a_vacation(alice, bob):
@@ -320,7 +324,7 @@ def test_the_lobby_and_the_challenges_page_show_who_is_on_vacation_until_when(al
     away = _player(alice)
     last_day = _today(alice) + dt.timedelta(days=3)
     _go_away(alice)
-    services.challenges.post_seek(away, {"ruleset": "classic", "turn_seconds": DAY})
+    challenge_services.post_seek(away, {"ruleset": "classic", "turn_seconds": DAY})
     services.create_table(away, visibility="public")
     with translation.override("es"):
         until = f"{AWAY} {formats.date_format(last_day, 'DATE_FORMAT')}"
@@ -343,12 +347,12 @@ def test_the_lobby_asks_no_more_queries_for_more_players_on_vacation(alice, bob)
 
     first = _player(alice)
     _go_away(alice)
-    services.challenges.post_seek(first, {"ruleset": "classic", "turn_seconds": DAY})
+    challenge_services.post_seek(first, {"ruleset": "classic", "turn_seconds": DAY})
     services.create_table(first, visibility="public")
     queries()  # the first visit makes bob's player
     few = queries()
     second = _player(carol)
     _go_away(carol)
-    services.challenges.post_seek(second, {"ruleset": "classic", "turn_seconds": DAY})
+    challenge_services.post_seek(second, {"ruleset": "classic", "turn_seconds": DAY})
     services.create_table(second, visibility="public")
     assert queries() == few

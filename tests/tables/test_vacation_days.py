@@ -7,8 +7,8 @@ import datetime as dt
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tables import vacation_days
-from tables.vacation_days import (
+from tables.accounts import vacation_days
+from tables.accounts.vacation_days import (
     ALLOWANCE_DAYS,
     Shortfall,
     days_left,

@@ -12,9 +12,9 @@ from django.urls import reverse
 
 import rules
 from rules import RULESETS
-from tables import engine, payloads
-from tables.models import Match, Move, Table
-from tables.state_schema import MatchStateOut
+from tables.play import engine, payloads
+from tables.play.models import Match, Move, Table
+from tables.play.state_schema import MatchStateOut
 
 from .helpers import ApiClient, open_table, play_match, started
 

@@ -8,9 +8,9 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
-from tables.models import Deal, Move, Table
-from tables.services.play import DEAL_PLAY_FIELDS
-from tables.writes import CompiledInsert, CompiledUpdate, WriteBatch
+from tables.core.writes import CompiledInsert, CompiledUpdate, WriteBatch
+from tables.play.models import Deal, Move, Table
+from tables.play.services.play import DEAL_PLAY_FIELDS
 from tests.tables.helpers import started
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import time
 
 from django.utils import timezone
 
-from tables.models import Deal, Move, Table
+from tables.play.models import Deal, Move, Table
 
 
 def turn_due_in(token: str, seconds: float) -> tuple[Table, Deal, dt.datetime]:

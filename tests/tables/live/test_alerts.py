@@ -11,10 +11,12 @@ from django.core import mail
 from django.test import Client
 from django.utils import timezone
 
-from tables import scheduling, selectors, services
+from tables.accounts.models import Player
 from tables.alerts import notify, presence, push
 from tables.alerts.models import Activity, SentAlert
-from tables.models import Deal, Player, Table
+from tables.background import registry, scheduling
+from tables.play import selectors, services
+from tables.play.models import Deal, Table
 from tests.tables.helpers import play_match, started, to_play
 
 pytestmark = pytest.mark.django_db
@@ -38,7 +40,7 @@ def later(monkeypatch):
     calls = []
 
     def run_task(task, *args, eta=None):
-        if task == scheduling.SEND_PUSH and eta is None:
+        if task == registry.SEND_PUSH and eta is None:
             push.send_to_player_id(*args)
         else:
             calls.append((task, args, eta))
@@ -135,7 +137,7 @@ def test_email_waits_until_the_player_has_been_away(alice, bob, later, settings)
     assert notify.deliver(alert) == {"site", "push"}
     assert not mail.outbox
     [(task, args, eta)] = later
-    assert task == "tables.tasks.deliver_alert" and args == (
+    assert task == "tables.alerts.tasks.deliver_alert" and args == (
         "your_move",
         alert.player.pk,
         alert.table.pk,

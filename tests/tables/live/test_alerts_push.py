@@ -17,10 +17,11 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
+from tables.accounts.models import Player
 from tables.alerts import notify, push
 from tables.alerts.management.commands.vapid_keys import b64url, generate_keys
 from tables.alerts.models import Activity, PushSubscription
-from tables.models import Player, Table
+from tables.play.models import Table
 from tests.tables.helpers import started
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,9 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from tables import sockets
 from tables.alerts import presence, watchers
-from tables.models import Table
+from tables.live import sockets
+from tables.play.models import Table
 from tests.tables.helpers import started
 
 from .helpers import connect, receive_type, run, sync

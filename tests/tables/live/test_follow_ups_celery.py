@@ -10,7 +10,7 @@ import redis
 from django.conf import settings
 
 from tables.alerts.notify import turn_occasion
-from tables.models import Table
+from tables.play.models import Table
 from tests.tables.helpers import started, to_play
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -40,4 +40,4 @@ def test_a_passed_turn_alerts_the_next_player_through_a_batched_task(alice, bob,
             break
         time.sleep(0.1)
     assert cache.exists(key), "the worker never sent the on-site 'your move' alert"
-    assert "tables.tasks.tables_changed" in worker.log_path.read_text()
+    assert "tables.play.tasks.tables_changed" in worker.log_path.read_text()

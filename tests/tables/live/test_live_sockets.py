@@ -12,11 +12,13 @@ from channels.db import database_sync_to_async
 from django.test import Client
 from django.utils import timezone
 
-from tables import engine, selectors, sockets
+from tables.accounts.identity import issue_api_token
+from tables.accounts.models import Player
 from tables.alerts import presence
 from tables.alerts.models import Activity, TablePresence
-from tables.identity import issue_api_token
-from tables.models import ChatMessage, Player, Table
+from tables.live import sockets
+from tables.play import engine, selectors
+from tables.play.models import ChatMessage, Table
 from tests.tables.helpers import cards_in, make_account_client, play_deal, secret_cards, started, to_play
 
 from .helpers import communicator, comparable, connect, drain, receive, receive_type, run, sync

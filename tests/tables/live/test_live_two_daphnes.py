@@ -10,7 +10,7 @@ import aiohttp
 import pytest
 from django.conf import settings
 
-from tables.identity import issue_api_token
+from tables.accounts.identity import issue_api_token
 from tests.tables.helpers import started, to_play
 
 from . import servers

@@ -13,8 +13,8 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from tables import scheduling
-from tables.models import Match, Move, Table
+from tables.background import scheduling
+from tables.play.models import Match, Move, Table
 from tests.tables.helpers import started, to_play
 
 from .clocks import timeout_moves, turn_due_in, wait_for_version

@@ -11,8 +11,8 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from tables import scheduling
-from tables.models import Move, Table
+from tables.background import scheduling
+from tables.play.models import Move, Table
 from tests.tables.helpers import started
 
 from . import servers
@@ -39,7 +39,7 @@ def test_a_worker_killed_before_the_eta_leaves_it_to_the_sweeper(alice, bob, wor
     try:  # the clock is set once the worker is up: a slow start must not let the ETA run early
         table, deal, deadline = turn_due_in(token, 3)
         scheduling.schedule_deadline(deal.pk, table.version, deadline)
-        servers.wait_for_text(first_log, "tables.tasks.expire_turn[", first)  # it holds the ETA task
+        servers.wait_for_text(first_log, "tables.play.tasks.expire_turn[", first)  # it holds the ETA task
     finally:
         servers.stop(first, signal.SIGKILL)
     time.sleep(max(0.0, (deadline - timezone.now()).total_seconds()) + 0.5)

@@ -1,0 +1,1 @@
+"""Accounts and guests: who is calling, the profile, vacation, API tokens."""

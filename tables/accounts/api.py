@@ -1,0 +1,108 @@
+"""The caller's account in the JSON API: profile, vacation and API tokens (mounted by tables.api)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q
+from django.http import HttpRequest
+from ninja import Router
+from ninja.responses import Status
+
+from tables.accounts import identity
+from tables.accounts import payloads as account_payloads
+from tables.accounts import services as account_services
+from tables.accounts.models import ApiToken
+from tables.accounts.schemas import (
+    NewTokenOut,
+    ProfileIn,
+    ProfileOut,
+    RevokedOut,
+    TokenIn,
+    TokensOut,
+    VacationIn,
+)
+from tables.core.errors import Forbidden, NotFound
+from tables.core.schemas import READ_ERRORS, TABLE_WRITE_ERRORS, WRITE_ERRORS, errors
+from tables.play.api_caller import (
+    account_of,
+    caller_of,
+    player_of,
+)
+
+router = Router()
+
+
+@router.get("/me", response={200: ProfileOut, **READ_ERRORS}, summary="The caller's profile", tags=["me"])
+def profile(request: HttpRequest) -> dict[str, Any]:
+    return account_payloads.profile(player_of(request))
+
+
+@router.patch(
+    "/me", response={200: ProfileOut, **WRITE_ERRORS}, summary="Change the caller's profile", tags=["me"]
+)
+def update_profile(request: HttpRequest, payload: ProfileIn) -> dict[str, Any]:
+    player = player_of(request)
+    account_services.update_profile(player, **payload.dict(exclude_none=True))
+    return account_payloads.profile(player)
+
+
+@router.put(
+    "/me/vacation",
+    response={200: ProfileOut, **TABLE_WRITE_ERRORS},
+    summary="Be on vacation until the end of a day (accounts): slow clocks stop",
+    tags=["me"],
+)
+def declare_vacation(request: HttpRequest, payload: VacationIn) -> dict[str, Any]:
+    return account_payloads.profile(account_services.declare_vacation(player_of(request), payload.until))
+
+
+@router.delete(
+    "/me/vacation",
+    response={200: ProfileOut, **TABLE_WRITE_ERRORS},
+    summary="End the vacation now: the days not begun are given back",
+    tags=["me"],
+)
+def end_vacation(request: HttpRequest) -> dict[str, Any]:
+    return account_payloads.profile(account_services.end_vacation(player_of(request)))
+
+
+# -- API tokens ----------------------------------------------------------------------------
+
+
+@router.get(
+    "/tokens",
+    response={200: TokensOut, **errors(400, 401, 403)},
+    summary="The account's API tokens (never their values)",
+    tags=["me"],
+)
+def list_tokens(request: HttpRequest) -> dict[str, Any]:
+    tokens = (
+        ApiToken.objects.filter(user=account_of(request)).filter(Q(revoked_at__isnull=True)).order_by("id")
+    )
+    return {"tokens": [account_payloads.token_row(token) for token in tokens]}
+
+
+@router.post(
+    "/tokens",
+    response={201: NewTokenOut, **WRITE_ERRORS},
+    summary="Create an API token (shown once)",
+    tags=["me"],
+)
+def create_token(request: HttpRequest, payload: TokenIn) -> Status[dict[str, Any]]:
+    if caller_of(request).via != "session":
+        raise Forbidden("Create tokens from a logged-in browser.")
+    token, raw = identity.issue_api_token(account_of(request), payload.name)
+    return Status(201, {**account_payloads.token_row(token), "token": raw})
+
+
+@router.delete(
+    "/tokens/{token_id}",
+    response={200: RevokedOut, **errors(400, 401, 403, 404)},
+    summary="Revoke an API token",
+    tags=["me"],
+)
+def revoke_token(request: HttpRequest, token_id: int) -> dict[str, Any]:
+    if not identity.revoke_api_token(account_of(request), token_id):
+        raise NotFound("There is no such token.")
+    return {"revoked": token_id}

@@ -1,0 +1,101 @@
+"""Players (accounts, guests and robots), their vacations and API tokens."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Player(models.Model):
+    """One human (an account or a guest bound to a browser) or one bot seat."""
+
+    class DeckDesign(models.TextChoices):
+        CLASSIC = "classic", "Classic"
+        FOUR_COLOUR = "four_colour", "Four colours"
+        LARGE_INDEX = "large_index", "Large index"
+        DARK = "dark", "Dark"
+
+    class Language(models.TextChoices):
+        SPANISH = "es", "Español"
+        ENGLISH = "en", "English"
+
+    class BotLevel(models.TextChoices):
+        TITO = "tito", "TITO"
+        CARMEN = "carmen", "CARMEN"
+        LUNA = "luna", "LUNA"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    # A guest's secret, kept in the browser as a signed cookie; cleared when the guest signs up.
+    guest_key = models.CharField(max_length=64, unique=True, null=True, blank=True, editable=False)
+    display_name = models.CharField(max_length=40)
+    deck_design = models.CharField(max_length=16, choices=DeckDesign.choices, default=DeckDesign.CLASSIC)
+    language = models.CharField(max_length=2, choices=Language.choices, default=Language.SPANISH)
+    time_zone = models.CharField(max_length=64, default="UTC")
+    alert_prefs = models.JSONField(default=dict, blank=True)
+    is_bot = models.BooleanField(default=False)
+    bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
+    # The vacation under way (tables.services.vacation), both set or both null: slow clocks stop.
+    vacation_started_at = models.DateTimeField(null=True, blank=True)
+    vacation_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                name="bot_has_level",
+                condition=Q(is_bot=False, bot_level="") | Q(is_bot=True) & ~Q(bot_level=""),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @property
+    def is_guest(self) -> bool:
+        return not self.is_bot and self.user_id is None
+
+    def on_vacation(self, at: dt.datetime) -> bool:
+        return (
+            self.vacation_started_at is not None
+            and self.vacation_until is not None
+            and self.vacation_started_at <= at < self.vacation_until
+        )
+
+
+class Vacation(models.Model):
+    """One vacation of an account: the local calendar days it counts against the yearly
+    allowance (tables/vacation_days.py) and when it runs. Ending early moves ``last_day`` and
+    ``ends_at`` back, which gives the unused days back."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="vacations")
+    first_day = models.DateField()  # in the player's time zone when declared
+    last_day = models.DateField()
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "last_day"])]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.first_day} to {self.last_day}"
+
+
+class ApiToken(models.Model):
+    """A bearer token a program uses to play as an account; only its SHA-256 is stored."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60, blank=True)
+    prefix = models.CharField(max_length=12)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.name or 'token'})"

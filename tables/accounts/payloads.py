@@ -1,0 +1,62 @@
+"""What an account's owner sees of it, as JSON-able dicts: profile, vacation, API tokens."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.utils import timezone
+
+from tables.accounts import selectors as account_selectors
+from tables.accounts import vacation_days
+from tables.accounts.models import ApiToken, Player
+
+
+def profile(player: Player) -> dict[str, Any]:
+    return {
+        "display_name": player.display_name,
+        "is_guest": player.is_guest,
+        "deck_design": player.deck_design,
+        "language": player.language,
+        "time_zone": player.time_zone,
+        "alert_prefs": player.alert_prefs,
+        "vacation": vacation(player),
+    }
+
+
+def vacation(player: Player) -> dict[str, Any]:
+    """The player's vacation under way and what is left of this year's allowance (their year)."""
+    year = vacation_days.local_day(timezone.now(), player.time_zone).year
+    last_day = away_until(player)
+    return {
+        "until": vacation_until(player),
+        "last_day": last_day.isoformat() if last_day else None,
+        "allowance_days": vacation_days.ALLOWANCE_DAYS,
+        "year": year,
+        "days_left": vacation_days.days_left(account_selectors.vacation_days_of(player), year),
+    }
+
+
+def token_row(token: ApiToken) -> dict[str, Any]:
+    """An API token as its account sees it: never its value."""
+    return {
+        "id": token.id,
+        "name": token.name,
+        "prefix": token.prefix,
+        "created_at": token.created_at.isoformat(),
+        "last_used_at": token.last_used_at.isoformat() if token.last_used_at else None,
+    }
+
+
+def vacation_until(player: Player) -> str | None:
+    """When the player's vacation ends, while it is under way."""
+    if player.vacation_until is None or not player.on_vacation(timezone.now()):
+        return None
+    return player.vacation_until.isoformat()
+
+
+def away_until(player: Player) -> dt.date | None:
+    """The last day (the player's own) of the vacation under way, for the pages; None when none is."""
+    if player.vacation_until is None or not player.on_vacation(timezone.now()):
+        return None
+    return vacation_days.last_day(player.vacation_until, player.time_zone)

@@ -1,0 +1,63 @@
+"""The account's bodies in the JSON API: profile, vacation and API tokens (/api/openapi.json)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from ninja import Schema
+from pydantic import Field
+
+
+class TokenIn(Schema):
+    name: str = Field("", max_length=60)
+
+
+class ProfileIn(Schema):
+    display_name: str | None = Field(None, max_length=40)
+    deck_design: str | None = None
+    language: str | None = None
+    time_zone: str | None = Field(None, max_length=64)
+    alert_prefs: dict[str, Any] | None = None
+
+
+class VacationOut(Schema):
+    until: str | None = Field(description="while on vacation: when it ends")
+    last_day: str | None = Field(description="while on vacation: its last day, in the account's time zone")
+    allowance_days: int = Field(description="vacation days per calendar year")
+    year: int = Field(description="the current year, in the account's time zone")
+    days_left: int = Field(description="days of this year's allowance not yet used")
+
+
+class ProfileOut(Schema):
+    display_name: str
+    is_guest: bool
+    deck_design: str
+    language: str
+    time_zone: str
+    alert_prefs: dict[str, Any]
+    vacation: VacationOut
+
+
+class VacationIn(Schema):
+    until: dt.date = Field(description="the vacation's last day, in the account's time zone")
+
+
+class TokenOut(Schema):
+    id: int
+    name: str
+    prefix: str
+    created_at: str
+    last_used_at: str | None
+
+
+class NewTokenOut(TokenOut):
+    token: str = Field(description="the token itself: shown this once, never again")
+
+
+class TokensOut(Schema):
+    tokens: list[TokenOut]
+
+
+class RevokedOut(Schema):
+    revoked: int

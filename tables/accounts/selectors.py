@@ -1,0 +1,34 @@
+"""Reads of accounts: vacation days and the tables a player is playing."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.db.models import Q
+from django.utils import timezone
+
+from tables.accounts.models import Player, Vacation
+from tables.play.models import Match, Table
+
+
+def playing_table_ids(player: Player) -> list[int]:
+    """Every table where ``player`` sits with a match under way, in the order writers lock them."""
+    rows = Table.objects.filter(
+        Q(seat0=player) | Q(seat1=player), current_deal__match__status=Match.Status.PLAYING
+    )
+    return list(rows.order_by("pk").values_list("pk", flat=True))
+
+
+def vacation_days_of(player: Player, exclude: Vacation | None = None) -> list[tuple[dt.date, dt.date]]:
+    """(first day, last day) of the player's vacations of last year and later (one across New
+    Year counts in this one), but ``exclude``."""
+    rows = Vacation.objects.filter(player=player, last_day__year__gte=timezone.now().year - 1)
+    if exclude is not None:
+        rows = rows.exclude(pk=exclude.pk)
+    return list(rows.values_list("first_day", "last_day"))
+
+
+def ended_vacations(now: dt.datetime | None = None) -> list[tuple[int, dt.datetime]]:
+    """(player id, end) of every vacation whose end has come: for the sweep."""
+    rows = Player.objects.filter(vacation_until__lte=now or timezone.now())
+    return [(pk, until) for pk, until in rows.values_list("pk", "vacation_until") if until is not None]

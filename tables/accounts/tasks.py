@@ -1,0 +1,13 @@
+"""Celery tasks of accounts: vacations that end."""
+
+from __future__ import annotations
+
+from tables.accounts import services as account_services
+from tables.background import registry
+from tables.background.registry import registered
+
+
+@registered(registry.SWEEP_VACATIONS)
+def sweep_vacations() -> int:
+    """End each vacation whose last day is over: its stopped clocks run again."""
+    return account_services.sweep_vacations()

@@ -1,0 +1,1 @@
+"""The players' archive: finished matches and their deals replayed step by step."""

@@ -1,0 +1,81 @@
+"""The players' archive: who may look at a match, and the rows behind the archive pages.
+
+A match is archived once it is over. Its two players (the table's seats: they cannot change
+once a match has started) may look at it, anyone may when the table is public, and staff may
+look at any match, a running one included. A running match stays out of everyone else's sight,
+so that no finished deal of it shows the stock order or the other hand while the players still
+play on. Within an archived match only the deals that were played out are replayable: a deal cut
+short by a resignation or a forfeit keeps its hands hidden, as the table promised. Reads only.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from tables.accounts.models import Player
+from tables.core.errors import NotFound
+from tables.play.models import Deal, Match, Table
+
+# What a deal list needs: never the deck or the engine's snapshot.
+_DEAL_FIELDS = ("pk", "match_id", "number", "dealer", "status", "outcome", "winner", "points", "ended_at")
+
+
+def may_view(match: Match, viewer: Player | None, staff: bool) -> bool:
+    """May ``viewer`` (None: an anonymous visitor) see ``match`` in the archive?"""
+    if staff:
+        return True
+    if match.status != Match.Status.OVER:
+        return False
+    return may_view_matches_at(match.table, viewer, staff)
+
+
+def may_view_matches_at(table: Table, viewer: Player | None, staff: bool) -> bool:
+    """May ``viewer`` see the table's finished matches (may_view, for any match of the table)?"""
+    return staff or table.visibility == Table.Visibility.PUBLIC or table.seat_of(viewer) is not None
+
+
+def viewable_match(match_id: int, viewer: Player | None, staff: bool) -> Match:
+    """The match with its table and players; NotFound (never "forbidden") when the viewer may
+    not see it, so that a private table's matches are not even revealed to exist."""
+    match = Match.objects.select_related("table__seat0", "table__seat1").filter(pk=match_id).first()
+    if match is None or not may_view(match, viewer, staff):
+        raise NotFound("There is no such match.")
+    return match
+
+
+def deals_of(match: Match) -> list[Deal]:
+    return list(Deal.objects.filter(match=match).only(*_DEAL_FIELDS).order_by("number"))
+
+
+def is_replayable(deal: Deal, staff: bool) -> bool:
+    """Staff replay any deal; others a deal played to its end (of a match they may see)."""
+    return staff or deal.status == Deal.Status.OVER
+
+
+def replayable_deal(match: Match, number: int, staff: bool) -> Deal:
+    deal = Deal.objects.filter(match=match, number=number).first()
+    if deal is None or not is_replayable(deal, staff):
+        raise NotFound("There is no such deal.")
+    deal.match = match  # already read, with its table and players
+    return deal
+
+
+def actions_of(deal: Deal) -> list[str]:
+    """The deal's move log, in order, as the engine reads it."""
+    return list(deal.moves.order_by("seq").values_list("action", flat=True))
+
+
+def finished_matches_of(player: Player) -> QuerySet[Match]:
+    """The player's finished matches, the latest first (for /me/archive/, paged)."""
+    rows = Match.objects.filter(Q(table__seat0=player) | Q(table__seat1=player), status=Match.Status.OVER)
+    return rows.select_related("table__seat0", "table__seat1").order_by("-ended_at", "-pk")
+
+
+def finished_matches_at(table: Table, viewer: Player | None, staff: bool, limit: int = 10) -> list[Match]:
+    """The table's latest finished matches, if the viewer may see them (else none)."""
+    if not may_view_matches_at(table, viewer, staff):
+        return []
+    rows = Match.objects.filter(table=table, status=Match.Status.OVER).order_by("-number")
+    return list(
+        rows.only("pk", "number", "table_id", "outcome", "winner", "final_scores", "ended_at")[:limit]
+    )

@@ -1,0 +1,75 @@
+"""The players' archive pages: a finished match, a deal's step-by-step replay, and the
+visitor's own finished matches (/me/archive/). Who may see what is tables.archive's rule;
+a visitor who may not gets a 404, so that a private table's matches are not revealed."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from tables.accounts import identity
+from tables.accounts.models import Player
+from tables.archive import replays
+from tables.archive import selectors as archive
+from tables.core.errors import NotFound
+from tables.play.models import Match
+
+ARCHIVE_PAGE_SIZE = 20
+
+
+def _viewer(request: HttpRequest) -> tuple[Player | None, bool]:
+    user = getattr(request, "user", None)
+    return identity.player_for_request(request), bool(user is not None and user.is_staff)
+
+
+def _match(request: HttpRequest, match_id: int) -> tuple[Match, Player | None, bool]:
+    player, staff = _viewer(request)
+    try:
+        return archive.viewable_match(match_id, player, staff), player, staff
+    except NotFound:
+        raise Http404("There is no such match.") from None
+
+
+def match_archive(request: HttpRequest, match_id: int) -> HttpResponse:
+    match, player, staff = _match(request, match_id)
+    deals = archive.deals_of(match)
+    data = replays.match_archive(match, deals, [archive.is_replayable(deal, staff) for deal in deals])
+    context = {
+        "match": data,
+        "seat": match.table.seat_of(player),
+        "ended_at": match.ended_at,
+        "resigned_before_a_deal_ended": data["outcome"] == "resigned"
+        and not any(deal["status"] == "over" for deal in data["deals"]),
+        "table_token": match.table.invite_token if staff or match.table.seat_of(player) is not None else None,
+    }
+    return render(request, "tables/match_archive.html", context)
+
+
+def deal_replay(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    match, player, staff = _match(request, match_id)
+    try:
+        deal = archive.replayable_deal(match, number, staff)
+    except NotFound:
+        raise Http404("There is no such deal.") from None
+    data = replays.deal_replay(match, deal, archive.actions_of(deal))
+    context = {"replay": data, "seat": match.table.seat_of(player), "player": player}
+    return render(request, "tables/deal_replay.html", context)
+
+
+def my_archive(request: HttpRequest) -> HttpResponse:
+    """The visitor's finished matches, the latest first, a page at a time."""
+    player, _ = _viewer(request)
+    page = None
+    rows = []
+    if player is not None:
+        page = Paginator(archive.finished_matches_of(player), ARCHIVE_PAGE_SIZE).get_page(
+            request.GET.get("page")
+        )
+        for match in page.object_list:
+            head = replays.match_head(match)
+            seat = match.table.seat_of(player)
+            rows.append(
+                {**head, "seat": seat, "opponent": head["players"][1 - seat] if seat is not None else None}
+            )
+    return render(request, "tables/my_archive.html", {"player": player, "page": page, "rows": rows})

@@ -1,0 +1,1 @@
+"""Challenges to one account and seeks to the lobby, and their alerts."""

@@ -1,0 +1,153 @@
+"""Alerts of challenges: the challenged player hears of a challenge, the challenger of its answer,
+and a seeker that their seek was taken, on the channels chosen for the kind ``challenge``.
+
+As the table alerts (notify.py): each (player, challenge, event, channel) is claimed in the
+database before it is sent, so it goes out at most once; push and email wait for the end of
+quiet hours. A challenge has no table yet, so there is no "looking at the table" to wait for.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import zoneinfo
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from tables.accounts.models import Player
+from tables.alerts import emails, prefs, push
+from tables.alerts.models import SentChallengeAlert
+from tables.alerts.texts import language, render
+from tables.background import registry, scheduling
+from tables.challenges.models import Challenge
+from tables.core.announcements import ChallengeChange
+from tables.live import events
+
+SWEEP_AFTER_SECONDS = 60  # a challenge still unannounced this long lost its task: the sweep sends it
+
+# event -> (the text's kind, whom it goes to)
+EVENTS = {
+    "received": ("challenge", "challenged"),
+    "accepted": ("challenge_accepted", "challenger"),
+    "declined": ("challenge_declined", "challenger"),
+}
+
+
+def on_challenge_change(sender: Any, change: ChallengeChange, **kwargs: Any) -> None:
+    """Receiver of tables.changes.challenge_changed: the alert is sent off the request's path."""
+    if change.event in EVENTS:
+        scheduling.run_task(registry.ALERT_CHALLENGE, change.challenge_id, change.event)
+
+
+def deliver(
+    challenge_id: int, event: str, now: dt.datetime | None = None, *, swept: bool = False
+) -> set[str]:
+    """Send the alert of ``event`` on the channels its player chose; returns those it used.
+    In quiet hours push and email are put off to their end (the sweep only looks again)."""
+    now = now or timezone.now()
+    challenge = (
+        Challenge.objects.select_related("challenger", "challenged", "table").filter(pk=challenge_id).first()
+    )
+    if challenge is None or event not in EVENTS:
+        return set()
+    if event == "received" and not challenge.is_open(now):
+        return set()  # answered, withdrawn or lapsed: no longer news
+    text_kind, role = EVENTS[event]
+    if event == "accepted" and challenge.is_seek:
+        text_kind = "seek_taken"
+    player: Player | None = getattr(challenge, role)
+    other = challenge.challenged if role == "challenger" else challenge.challenger
+    if player is None or other is None:
+        return set()
+    message = _message(challenge, text_kind, player, other)
+    chosen = prefs.of(player)
+    sent: set[str] = set()
+    if chosen.wants("challenge", "site") and _claim(player, challenge, event, "site"):
+        events.publish_to_player(player.pk, message)
+        sent.add("site")
+    outside = [channel for channel in ("push", "email") if chosen.wants("challenge", channel)]
+    if "push" in outside and not push.configured():
+        outside.remove("push")
+    if "email" in outside and emails.address_of(player) is None:
+        outside.remove("email")
+    if not outside:
+        return sent
+    quiet_end = chosen.quiet_until(now)
+    if quiet_end is not None:
+        if not swept:
+            scheduling.run_task(registry.ALERT_CHALLENGE, challenge.pk, event, eta=quiet_end)
+        return sent
+    if "push" in outside and _claim(player, challenge, event, "push"):
+        scheduling.send_push(player.pk, message, message["tag"])
+        sent.add("push")
+    if "email" in outside and _claim(player, challenge, event, "email"):
+        emails.send_alert_email(player, "challenge", message["title"], message["body"], message["url"])
+        sent.add("email")
+    return sent
+
+
+def _message(challenge: Challenge, text_kind: str, player: Player, other: Player) -> dict[str, Any]:
+    lang = language(player.language)
+    title, body = render(
+        text_kind,
+        lang,
+        opponent=other.display_name,
+        rules=f"{challenge.ruleset_name} · {_clock(challenge.turn_seconds, lang)}",
+        lapses=_local_time(challenge.expires_at, player.time_zone),
+    )
+    path = (
+        reverse("challenges")
+        if challenge.table is None
+        else reverse("table", args=[challenge.table.invite_token])
+    )
+    return {
+        "type": "alert",
+        "kind": "challenge",
+        "title": title,
+        "body": body,
+        "url": settings.SITE_URL + path,
+        "tag": f"challenge-{challenge.pk}",
+    }
+
+
+def _clock(seconds: int, lang: str) -> str:
+    per_turn = "por turno" if lang == "es" else "per turn"
+    if seconds >= 86400:
+        return f"{seconds // 86400} d {per_turn}"
+    if seconds >= 3600:
+        return f"{seconds // 3600} h {per_turn}"
+    return f"{seconds // 60} min {per_turn}" if seconds >= 60 else f"{seconds} s {per_turn}"
+
+
+def _local_time(moment: dt.datetime, zone_name: str) -> str:
+    try:
+        zone: dt.tzinfo = zoneinfo.ZoneInfo(zone_name or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = dt.UTC
+    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M")
+
+
+def _claim(player: Player, challenge: Challenge, event: str, channel: str) -> bool:
+    try:
+        with transaction.atomic():
+            SentChallengeAlert.objects.create(
+                player=player, challenge=challenge, event=event, channel=channel
+            )
+    except IntegrityError:
+        return False
+    return True
+
+
+def sweep_unannounced(now: dt.datetime | None = None) -> int:
+    """The guarantee behind the task: open challenges no alert went out for yet."""
+    now = now or timezone.now()
+    rows = Challenge.objects.filter(
+        challenged__isnull=False,
+        status=Challenge.Status.OPEN,
+        expires_at__gt=now,
+        created_at__lte=now - dt.timedelta(seconds=SWEEP_AFTER_SECONDS),
+    ).exclude(pk__in=SentChallengeAlert.objects.filter(event="received").values("challenge"))
+    return sum(1 for pk in rows.values_list("pk", flat=True) if deliver(pk, "received", now, swept=True))

@@ -1,0 +1,90 @@
+"""Chat at a table: players write in the players' channel, spectators in their own (if allowed).
+
+A message takes the table lock like every writer but leaves the table's version as it is: it
+changes nothing of the game, and a version bumped by chat would make the opponent's move stale.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.cache import cache
+from django.db import transaction
+from redis.exceptions import RedisError
+
+from tables.accounts.models import Player
+from tables.core.announcements import TableChange, announce_on_commit
+from tables.core.errors import BadRequest, Forbidden, RateLimited, TooLarge
+from tables.core.text_input import clean_text
+from tables.play.models import ChatMessage, ChatMute
+from tables.play.selectors import TableRef
+from tables.play.services.common import lock_table
+
+log = logging.getLogger(__name__)
+
+CHAT_RATE_COUNT = 5
+CHAT_RATE_SECONDS = 10
+
+
+def post_chat(table_ref: TableRef, author: Player, text: object) -> ChatMessage:
+    """Players write in the players' channel, everyone else in the spectators' (if allowed)."""
+    cleaned = _clean_chat_text(text)
+    with transaction.atomic():
+        table = lock_table(table_ref)
+        channel = ChatMessage.Channel.PLAYERS
+        if table.seat_of(author) is None:
+            if not table.spectator_chat:
+                raise Forbidden("Spectator chat is turned off at this table.")
+            channel = ChatMessage.Channel.SPECTATORS
+        _count_chat(author)
+        message: ChatMessage = ChatMessage.objects.create(
+            table=table, author=author, channel=channel, text=cleaned
+        )
+        change = TableChange(table.pk, table.version, "chat")
+        announce_on_commit(lambda: change)
+        return message
+
+
+def _clean_chat_text(text: object) -> str:
+    """Plain text that keeps its tabs and newlines; no other control character, no invalid Unicode."""
+    if not isinstance(text, str) or not text.strip():
+        raise BadRequest("A chat message needs some text.", field="text")
+    text = clean_text(text, "text").strip()
+    if len(text) > ChatMessage.MAX_LENGTH:
+        raise TooLarge(f"A chat message has at most {ChatMessage.MAX_LENGTH} characters.", field="text")
+    return text
+
+
+def _count_chat(author: Player) -> None:
+    """At most CHAT_RATE_COUNT messages per CHAT_RATE_SECONDS per player (cache: locmem or Redis)."""
+    key = f"chat-rate:{author.pk}"
+    try:
+        cache.add(key, 0, timeout=CHAT_RATE_SECONDS)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, timeout=CHAT_RATE_SECONDS)
+            count = 1
+    except RedisError:  # the cache is down: chat stays usable, unlimited until it is back
+        log.warning("chat rate limit skipped: the cache is unavailable")
+        return
+    if count > CHAT_RATE_COUNT:
+        raise RateLimited(
+            f"Slow down: at most {CHAT_RATE_COUNT} messages in {CHAT_RATE_SECONDS} seconds.",
+            extra={"retry_after": CHAT_RATE_SECONDS},
+        )
+
+
+def set_mute(table_ref: TableRef, viewer: Player, seat: int, muted: bool) -> None:
+    """Hide (or show again) the chat of the player in ``seat``, on the viewer's screen only."""
+    with transaction.atomic():
+        table = lock_table(table_ref)
+        target = table.seats[seat] if seat in (0, 1) else None
+        if target is None:
+            raise BadRequest("seat must be a taken seat, 0 or 1.", field="seat")
+        if target.pk == viewer.pk:
+            raise BadRequest("You cannot mute yourself.", field="seat")
+        if muted:
+            ChatMute.objects.get_or_create(table=table, player=viewer, muted=target)
+        else:
+            ChatMute.objects.filter(table=table, player=viewer, muted=target).delete()

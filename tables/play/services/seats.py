@@ -1,0 +1,143 @@
+"""Opening a table and filling its seats before the match: players, guests and bots."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+import rules
+from tables.accounts.models import Player
+from tables.core.errors import BadRequest, Conflict, Forbidden
+from tables.play import engine
+from tables.play.models import Table
+from tables.play.selectors import TableRef
+from tables.play.services.common import (
+    Outcome,
+    announce,
+    bump,
+    check_version,
+    lock_table,
+    require_owner,
+    seat_of,
+)
+from tables.ratings.services import may_sit_at
+
+FORFEIT_AFTER_RANGE = range(1, 11)
+
+
+def create_table(owner: Player, **options: Any) -> Table:
+    """A new table with its owner in seat 0; the options (check_table_options) are fixed from now
+    on. ``move_log`` None: on for a slow clock (Table.SLOW_CLOCK_SECONDS and up), off for a live one."""
+    rules_value = check_table_options(**options)
+    for rules_option in ("custom", "target", "ruleset", "hollywood"):  # they are in the rule set
+        options.pop(rules_option, None)
+    if options.get("rated") and (owner.user_id is None or owner.is_bot):
+        raise Forbidden("Rated tables are for accounts: sign up or log in to open one.")
+    move_log = options.pop("move_log", None)
+    if move_log is None:  # on for a slow clock, off for a live one
+        move_log = options.get("turn_seconds", Table.DEFAULT_TURN_SECONDS) >= Table.SLOW_CLOCK_SECONDS
+    table: Table = Table.objects.create(
+        owner=owner,
+        seat0=owner,
+        ruleset_name=rules_value.name,
+        ruleset=rules_value.to_dict(),
+        move_log=move_log,
+        **options,
+    )
+    return table
+
+
+def check_table_options(
+    *,
+    ruleset: str = "playgridia",
+    target: int | None = None,
+    custom: dict[str, Any] | None = None,
+    hollywood: bool = False,
+    turn_seconds: int = Table.DEFAULT_TURN_SECONDS,
+    visibility: str = Table.Visibility.INVITE,
+    spectator_chat: bool = True,
+    forfeit_after: int = 3,
+    move_log: bool | None = None,
+    rated: bool = False,
+) -> rules.Ruleset:
+    """The table's rule set from its options; raises BadRequest on any option a table refuses.
+    A challenge checks its options with it when it is made, long before the table exists."""
+    rules_value = engine.build_ruleset(ruleset, target, custom, hollywood)
+    if turn_seconds not in Table.TURN_CLOCKS:
+        choices = ", ".join(str(seconds) for seconds in Table.TURN_CLOCKS)
+        raise BadRequest(f"turn_seconds must be one of {choices}.", field="turn_seconds")
+    if visibility not in Table.Visibility.values:
+        raise BadRequest("visibility must be 'invite' or 'public'.", field="visibility")
+    if forfeit_after not in FORFEIT_AFTER_RANGE:
+        raise BadRequest("forfeit_after must be from 1 to 10 turns.", field="forfeit_after")
+    return rules_value
+
+
+def join_table(table_ref: TableRef, player: Player) -> Outcome:
+    """Take the free seat before the match starts; otherwise the caller watches (no change)."""
+    with transaction.atomic():
+        table = lock_table(table_ref)
+        seat = table.seat_of(player)
+        if seat is not None or table.current_deal_id is not None:
+            return Outcome(table, seat)
+        free = _free_seats(table)
+        if not free:
+            return Outcome(table, None)
+        if not may_sit_at(table, player):
+            raise Forbidden("This table is rated: only players with an account sit here. Sign up or log in.")
+        _sit(table, free[0], player)
+        return Outcome(table, free[0])
+
+
+def bot_player(level: str) -> Player:
+    if level not in Player.BotLevel.values:
+        raise BadRequest("level must be one of tito, carmen, luna.", field="level")
+    bot, _ = Player.objects.get_or_create(
+        is_bot=True, bot_level=level, defaults={"display_name": Player.BotLevel(level).label}
+    )
+    return bot
+
+
+def add_bot(table_ref: TableRef, actor: Player, level: str, expected_version: int | None = None) -> Outcome:
+    """The owner puts a bot (TITO, CARMEN or LUNA) in the free seat."""
+    with transaction.atomic():
+        bot = bot_player(level)  # inside: a refused request leaves no new bot row behind
+        table = lock_table(table_ref)
+        require_owner(table, actor, "Only the table's owner can add a bot.")
+        if table.current_deal_id is not None:
+            raise Conflict("The match has already started.")
+        free = _free_seats(table)
+        if not free:
+            raise Conflict("Both seats are taken.")
+        if not may_sit_at(table, bot):
+            raise Forbidden("Robots are unrated: they cannot sit at a rated table.")
+        check_version(table, expected_version)
+        _sit(table, free[0], bot)
+        return Outcome(table, table.seat_of(actor))
+
+
+def leave_seat(table_ref: TableRef, actor: Player, expected_version: int | None = None) -> Outcome:
+    """Before the match starts a guest may stand up, and the owner may remove a bot."""
+    with transaction.atomic():
+        table = lock_table(table_ref)
+        if table.current_deal_id is not None:
+            raise Conflict("The match has started: resign instead.")
+        seat = seat_of(table, actor)
+        if actor.pk == table.owner_id:
+            seat = 1 - seat  # the owner never leaves their own table: they clear the other seat
+            if table.seats[seat] is None:
+                raise Conflict("The other seat is already free.")
+        check_version(table, expected_version)
+        _sit(table, seat, None)
+        return Outcome(table, table.seat_of(actor))
+
+
+def _free_seats(table: Table) -> list[int]:
+    return [number for number, occupant in enumerate(table.seats) if occupant is None]
+
+
+def _sit(table: Table, seat: int, player: Player | None) -> None:
+    setattr(table, f"seat{seat}", player)
+    bump(table, f"seat{seat}")
+    announce(table, None, "seat")

@@ -1,0 +1,1 @@
+"""Glicko-2 ratings, player pages, the leaderboard and players' statistics."""

@@ -1,0 +1,1 @@
+"""LUNA's review of a finished deal."""

@@ -1,0 +1,83 @@
+"""LUNA's deal review in the JSON API (tables.services.reviews), reusing tables.api's auth:
+ask for it, then read its status and result. Two addresses for the same reviews: the table's
+(/api/tables/{token}/matches/{n}/deals/{m}/review) and the archive's
+(/api/matches/{match_id}/deals/{number}/review, with the archive's 404 for a match the caller
+may not see). Reading an existing review needs no identity where the deal may be seen (a
+public table's finished match); asking for one does (401), so that no anonymous visitor sets a
+worker computing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest
+from ninja import Router
+from ninja.responses import Status
+
+from tables.archive import selectors as archive
+from tables.background import scheduling
+from tables.core.schemas import errors
+from tables.play.api_caller import caller_of, is_staff, player_of
+from tables.reviews import services as reviews
+from tables.reviews.schemas import DealReviewOut
+
+router = Router(tags=["review"])  # mounted under /tables
+archive_router = Router(tags=["review"])  # mounted at the API's root, beside the archive
+
+REVIEW_PATH = "/{token}/matches/{match_number}/deals/{deal_number}/review"
+ARCHIVE_REVIEW_PATH = "/matches/{match_id}/deals/{number}/review"
+
+
+def _ask(request: HttpRequest, where: dict[str, Any]) -> Status[dict[str, Any]]:
+    player, staff = player_of(request), is_staff(request)
+    _, to_run = reviews.request_review(where, player, staff)
+    for review_id in to_run:
+        scheduling.schedule_review(review_id)  # the request's transaction has committed
+    return Status(202, reviews.review_status(where, player, staff))
+
+
+def _archived(request: HttpRequest, match_id: int, number: int) -> dict[str, Any]:
+    """The deal, named for the services, once the archive lets the caller see its match."""
+    match = archive.viewable_match(match_id, caller_of(request).player, is_staff(request))
+    return reviews.deal_by_match(match.pk, number)
+
+
+@router.get(
+    REVIEW_PATH,
+    response={200: DealReviewOut, **errors(400, 401, 403, 404, 409)},
+    summary="LUNA's review of a finished deal: its status while computed, then the result",
+)
+def deal_review(request: HttpRequest, token: str, match_number: int, deal_number: int) -> dict[str, Any]:
+    where = reviews.deal_by_token(token, match_number, deal_number)
+    return reviews.review_status(where, caller_of(request).player, is_staff(request))
+
+
+@router.post(
+    REVIEW_PATH,
+    response={202: DealReviewOut, **errors(400, 401, 403, 404, 409)},
+    summary="Ask for LUNA's review of a finished deal (once per deal: asking again changes nothing)",
+)
+def request_deal_review(
+    request: HttpRequest, token: str, match_number: int, deal_number: int
+) -> Status[dict[str, Any]]:
+    return _ask(request, reviews.deal_by_token(token, match_number, deal_number))
+
+
+@archive_router.get(
+    ARCHIVE_REVIEW_PATH,
+    response={200: DealReviewOut, **errors(400, 401, 403, 404, 409)},
+    summary="LUNA's review of a deal of an archived match (anyone at a public table, no identity needed)",
+)
+def archived_deal_review(request: HttpRequest, match_id: int, number: int) -> dict[str, Any]:
+    where = _archived(request, match_id, number)
+    return reviews.review_status(where, caller_of(request).player, is_staff(request))
+
+
+@archive_router.post(
+    ARCHIVE_REVIEW_PATH,
+    response={202: DealReviewOut, **errors(400, 401, 403, 404, 409)},
+    summary="Ask for LUNA's review of a deal of an archived match (an identity needed)",
+)
+def request_archived_deal_review(request: HttpRequest, match_id: int, number: int) -> Status[dict[str, Any]]:
+    player_of(request)  # 401 before anything is looked up
+    return _ask(request, _archived(request, match_id, number))

@@ -1,0 +1,38 @@
+"""A deal review: LUNA's verdicts on one seat's decisions of a finished deal."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from tables.accounts.models import Player
+from tables.play.models import Deal
+
+
+class DealReview(models.Model):
+    """LUNA's review of one seat's decisions in one finished deal (bots/review.py): requested
+    once, computed in the background, stored. The unique (deal, seat) makes it once per deal."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for a worker"
+        RUNNING = "running", "Being computed"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="reviews")
+    seat = models.PositiveSmallIntegerField()  # whose decisions
+    requested_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    done = models.PositiveIntegerField(default=0)  # decisions reviewed so far
+    total = models.PositiveIntegerField(default=0)  # decisions to review (known once running)
+    result = models.JSONField(null=True, blank=True)  # bots.review.DealReview.to_dict()
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["deal", "seat"], name="one_review_per_deal_seat")]
+
+    def __str__(self) -> str:
+        return f"Review of seat {self.seat} in {self.deal}"

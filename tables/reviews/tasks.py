@@ -1,0 +1,14 @@
+"""The review's Celery task: each takes ids and calls the review's writer."""
+
+from __future__ import annotations
+
+from tables.background import registry
+from tables.background.registry import registered
+from tables.reviews import services as reviews
+
+
+@registered(registry.REVIEW_DEAL)
+def review_deal(review_id: int) -> str:
+    """LUNA's review of a finished deal (tables.services.reviews): on the default queue, with the
+    bots' turns; a duplicate run finds it done or running and does nothing."""
+    return reviews.run_review(review_id)
