@@ -1,6 +1,6 @@
 """CPU cost of one move on the server, stage by stage, in-process (a benchmark, not a test).
 
-Plays both seats of many tables through tables.services (the path every HTTP view, socket, bot
+Plays both seats of many tables through tables.play.services (the path every HTTP view, socket, bot
 and timeout takes) and times, in CPU time of this process (time.process_time, so waiting for
 PostgreSQL or Redis is not counted and another busy process barely skews it):
 

@@ -1,5 +1,5 @@
 /* Ginmesa's service worker: shows web-push alerts (tables.alerts.push) and opens the table.
- * Served at /sw.js (tables/app_shell.py), so its scope is the whole site and the site installs
+ * Served at /sw.js (tables/core/app_shell.py), so its scope is the whole site and the site installs
  * as an app; every page registers it (static/js/site.js).
  *
  * A push carries JSON: {kind, table, title, body, url, tag}. The tag is one per table, so a

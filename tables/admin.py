@@ -56,7 +56,7 @@ class DealInline(ReadOnlyInline):
 
 
 class ReadOnlyAdmin(ModelAdmin):
-    """Game records are written by tables.services only: the admin reviews them."""
+    """Game records are written by tables.play.services only: the admin reviews them."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -75,7 +75,7 @@ class PlayerAdmin(ModelAdmin):
 
 @admin.register(Vacation)
 class VacationAdmin(ReadOnlyAdmin):
-    """Vacations are declared and ended by their players (tables.services.vacation)."""
+    """Vacations are declared and ended by their players (tables.accounts.services.vacation)."""
 
     list_display = ("player", "first_day", "last_day", "starts_at", "ends_at")
     search_fields = tuple(f"player__{field}" for field in PLAYER_SEARCH)

@@ -1,6 +1,6 @@
 """The JSON API's refusals: every error answered with one body, ``{"error": code, "detail":
-sentence, "field"?: name}`` (docs/api.md, "Errors"; tables.api_schemas.ErrorOut), and JSON
-bodies refused when a string holds text no field accepts (tables.text_input) or nests too deep."""
+sentence, "field"?: name}`` (docs/api.md, "Errors"; tables.play.schemas.ErrorOut), and JSON
+bodies refused when a string holds text no field accepts (tables.core.text_input) or nests too deep."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 A guest is a Player row with a random ``guest_key``; the browser keeps that key in a signed
 cookie (so it survives the session for months) and the session remembers the player id.
 Signing up, or logging in, from a guest's browser turns the guest into the account's player
-(tables.services.profile.adopt_guest), keeping every seat, move and chat message.
+(tables.accounts.services.profile.adopt_guest), keeping every seat, move and chat message.
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def remember_new_guest(request: HttpRequest, response: HttpResponse) -> None:
 
 
 def forget_guest(request: HttpRequest, account: Player) -> None:
-    """After adoption (tables.services.profile): this browser is the account now, not the guest."""
+    """After adoption (tables.accounts.services.profile): this browser is the account now, not the guest."""
     if hasattr(request, "session"):
         request.session.pop(SESSION_PLAYER_KEY, None)
     setattr(request, _CACHE_ATTR, account)

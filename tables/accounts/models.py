@@ -39,7 +39,7 @@ class Player(models.Model):
     alert_prefs = models.JSONField(default=dict, blank=True)
     is_bot = models.BooleanField(default=False)
     bot_level = models.CharField(max_length=8, choices=BotLevel.choices, blank=True)
-    # The vacation under way (tables.services.vacation), both set or both null: slow clocks stop.
+    # The vacation under way (tables.accounts.services.vacation), both set or both null: slow clocks stop.
     vacation_started_at = models.DateTimeField(null=True, blank=True)
     vacation_until = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -69,7 +69,7 @@ class Player(models.Model):
 
 class Vacation(models.Model):
     """One vacation of an account: the local calendar days it counts against the yearly
-    allowance (tables/vacation_days.py) and when it runs. Ending early moves ``last_day`` and
+    allowance (tables/accounts/vacation_days.py) and when it runs. Ending early moves ``last_day`` and
     ``ends_at`` back, which gives the unused days back."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="vacations")

@@ -8,7 +8,7 @@ An endpoint is accepted only on a known push service (``PUSH_SERVICE_HOSTS``) an
 host resolves to public addresses: the server posts to it, so it must never reach the
 server's own network. A player keeps at most MAX_SUBSCRIPTIONS (the oldest goes), and an
 endpoint stays with the player who subscribed it. Sending runs in a task of its own on the
-``push`` queue (tables.tasks.send_push), never inside the work that follows a move or a clock.
+``push`` queue (tables.play.tasks.send_push), never inside the work that follows a move or a clock.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def unsubscribe(player: Player, endpoint: str) -> bool:
 
 
 def send_to_player_id(player_id: int, payload: dict[str, Any], topic: str) -> int:
-    """What the push task runs (tables.tasks.send_push)."""
+    """What the push task runs (tables.play.tasks.send_push)."""
     return send_to_player(Player(pk=player_id), payload, topic)
 
 

@@ -1,6 +1,6 @@
 """The archive in the JSON API: a finished match, a deal's replay and the caller's finished
-matches. The rules of who may see what are tables.archive's (a refusal is a 404, as on the
-pages); the answers are tables.replays' dicts, declared in tables.api_schemas."""
+matches. The rules of who may see what are tables.archive.selectors's (a refusal is a 404, as on the
+pages); the answers are tables.archive.replays' dicts, declared in tables.play.schemas."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.http import HttpRequest
 from ninja import Query, Router, Schema
 from pydantic import Field
 
-from tables.archive import replays
-from tables.archive import selectors as archive
+from tables.archive.selectors import replays
+from tables.archive.selectors import selectors as archive
 from tables.archive.schemas import ArchiveListOut, DealReplayOut, MatchArchiveOut
 from tables.core.schemas import errors
 from tables.play.api_caller import caller_of, is_staff, player_of

@@ -5,7 +5,7 @@ Every position is the engine's: the deal is rebuilt from its deck and its move l
 it: both hands (grouped by the engine's best melding), the stock's size, the discard pile and
 the move just made. The stock's cards are never listed (nobody ever saw them), not even at
 the end; the showdown is the engine's result. Which rows a caller may ask for is
-tables.archive's business, not this module's.
+tables.archive.selectors's business, not this module's.
 """
 
 from __future__ import annotations

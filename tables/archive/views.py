@@ -1,5 +1,5 @@
 """The players' archive pages: a finished match, a deal's step-by-step replay, and the
-visitor's own finished matches (/me/archive/). Who may see what is tables.archive's rule;
+visitor's own finished matches (/me/archive/). Who may see what is tables.archive.selectors's rule;
 a visitor who may not gets a 404, so that a private table's matches are not revealed."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from django.shortcuts import render
 
 from tables.accounts import identity
 from tables.accounts.models import Player
-from tables.archive import replays
-from tables.archive import selectors as archive
+from tables.archive.selectors import replays
+from tables.archive.selectors import selectors as archive
 from tables.core.errors import NotFound
 from tables.play.models import Match
 

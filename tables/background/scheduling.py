@@ -1,9 +1,9 @@
 """Background work: what follows a committed change, and where it runs.
 
-It subscribes to the writers' announcement (tables.changes) and hands the work to Celery by
+It subscribes to the writers' announcement (tables.core.announcements) and hands the work to Celery by
 task name (tables.background.registry), the way a producer sends to workers it does not
 import. Production (REDIS_URL): Celery tasks on workers, ETAs through the broker, sweeps
-from beat. Embedded (`make run`): the same tasks, run by tables.embedded's scheduler in the
+from beat. Embedded (`make run`): the same tasks, run by tables.background.embedded's scheduler in the
 server's process. Under tests with eager Celery and no scheduler, work due now runs inline and
 work due later is left to the sweeps the tests call.
 
@@ -39,8 +39,8 @@ Batch = list[tuple[int, int, str]]
 
 
 def on_table_change(sender: Any, change: TableChange, **kwargs: Any) -> None:
-    """Receiver of tables.changes.table_changed: a bot's turn, then the deadline, alerts and
-    counts of the change. (A bot never deals the next deal by itself: tables.services.common.)"""
+    """Receiver of tables.core.announcements.table_changed: a bot's turn, then the deadline, alerts and
+    counts of the change. (A bot never deals the next deal by itself: tables.play.services.common.)"""
     if change.bot_turn is not None:
         schedule_bot_turn(change.bot_turn, change.version)
     if change.follow_up:
@@ -168,7 +168,7 @@ def send_push(player_id: int, payload: dict[str, Any], topic: str) -> None:
 
 def schedule_review(review_id: int) -> bool:
     """Hand a requested deal review to a worker; False when the hand-off failed (asking again
-    after tables.services.reviews.STALE_SECONDS hands it again)."""
+    after tables.reviews.services.STALE_SECONDS hands it again)."""
     try:
         run_task(registry.REVIEW_DEAL, review_id)
     except Exception:  # a broker hiccup

@@ -37,7 +37,7 @@ EVENTS = {
 
 
 def on_challenge_change(sender: Any, change: ChallengeChange, **kwargs: Any) -> None:
-    """Receiver of tables.changes.challenge_changed: the alert is sent off the request's path."""
+    """Receiver of tables.core.announcements.challenge_changed: the alert is sent off the request's path."""
     if change.event in EVENTS:
         scheduling.run_task(registry.ALERT_CHALLENGE, change.challenge_id, change.event)
 

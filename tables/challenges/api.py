@@ -1,6 +1,6 @@
 """Challenges and seeks in the JSON API (mounted under /api by tables.api): challenge an account,
 post a seek, list them, and accept, decline or withdraw. Every endpoint calls
-tables.services.challenges; none writes a model itself."""
+tables.challenges.services; none writes a model itself."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Pages of challenges and seeks: the challenges page (received, sent, find a player, recent
 opponents), answering a challenge or taking a seek, and posting either from the new-table form.
-Like every page they call tables.services and let it refuse."""
+Like every page they call tables.play.services and let it refuse."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A committed change of a table, announced once to whoever subscribes.
 
-The writers (tables/services/) announce every change after their transaction commits; live
-publishing (tables/events.py) and background work (tables/scheduling.py) subscribe to it in
+The writers (tables/play/services/) announce every change after their transaction commits; live
+publishing (tables/live/events.py) and background work (tables/background/scheduling.py) subscribe to it in
 tables/apps.py. The writers never import what follows a change, so a new follow-up is a new
 receiver, not an edit of every writer. Plain Django signals, sent only after commit.
 """

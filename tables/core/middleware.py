@@ -1,5 +1,5 @@
 """Request-level middleware: the guest cookie, and refusing NUL and other unusable characters
-(tables.text_input) before any view."""
+(tables.core.text_input) before any view."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ class GuestCookieMiddleware:
 
 class RefuseNulCharactersMiddleware:
     """A NUL, another control character or invalid Unicode in the URL, query or a form field gets
-    a 400 naming the field, before any view runs (tables.text_input). Named for the NULs it first
+    a 400 naming the field, before any view runs (tables.core.text_input). Named for the NULs it first
     refused: config/settings.py lists it by that name."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:

@@ -35,7 +35,7 @@ _JSON_SYNTAX = re.compile(r'[\[\]{}"\\]')
 
 
 class InvalidText(BadRequest):
-    """A string holding something no field accepts (tables.text_input)."""
+    """A string holding something no field accepts (tables.core.text_input)."""
 
     code = "invalid_input"
 

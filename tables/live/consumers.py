@@ -1,9 +1,9 @@
 """The table socket and the user socket (protocol: docs/live.md).
 
 Consumers stay thin: they authenticate, join groups and forward. A group message carries a
-version and, for a move, the seated players' own states (tables.events): a seated player's
+version and, for a move, the seated players' own states (tables.live.events): a seated player's
 socket sends its player's; any other socket builds its recipient's state from the database
-(tables.payloads, the engine's view). Moves and chat go through tables.services exactly as
+(tables.play.payloads, the engine's view). Moves and chat go through tables.play.services exactly as
 the HTTP API's do.
 """
 
@@ -118,7 +118,7 @@ class TableConsumer(LiveConsumer):
     ) -> None:
         """A snapshot on connect, when the client is behind or versions were skipped; else an event.
         ``encoded``: this player's state at ``version`` as the group message brought it
-        (tables.events.encoded_state), sent as it is."""
+        (tables.live.events.encoded_state), sent as it is."""
         if encoded is None:
             state = await db(self._state)(version)
             if state is None:

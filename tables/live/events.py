@@ -1,8 +1,8 @@
 """Live publishing: telling connected browsers that a table changed.
 
-It subscribes to the writers' announcement (tables.changes) and starts no background work.
+It subscribes to the writers' announcement (tables.core.announcements) and starts no background work.
 A message carries the table's new version and, for a move, each seated player's own state
-(built once from the committed rows, tables.services.common): a player's socket sends that player's,
+(built once from the committed rows, tables.play.services.common): a player's socket sends that player's,
 and every other socket (spectators, or when no states came) builds its recipient's view from
 the database. The channel layer is inside the server; what leaves it is one recipient's view. Publishing is
 best effort: the move is already committed, and a client that missed a message gets a fresh
@@ -53,7 +53,7 @@ def remember_server_loop() -> None:
 
 
 def on_table_change(sender: Any, change: TableChange, **kwargs: Any) -> None:
-    """Receiver of tables.changes.table_changed: tell the table's sockets about the new version,
+    """Receiver of tables.core.announcements.table_changed: tell the table's sockets about the new version,
     and after a seat changed hands who is at the table: someone who watched and took the seat
     through the page (no reload, so no new socket) is no longer counted among the spectators."""
     publish_table_event(change.table_id, change.version, change.kind, change.states)

@@ -1,7 +1,7 @@
 """What both sockets share (protocol: docs/live.md): authenticating the caller, a flood limit,
 refusing malformed messages with an error frame (the socket stays open), the database off the
 event loop, the presence heartbeat, and the rows a process's sockets share. The table socket
-and the user socket are in tables/consumers.py.
+and the user socket are in tables/live/consumers.py.
 """
 
 from __future__ import annotations
@@ -211,7 +211,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
         """A message's size and nesting are checked on its raw text, before json.loads (which
-        recurses once per level), and every string in it after (tables.text_input): each
+        recurses once per level), and every string in it after (tables.core.text_input): each
         refusal is an error frame, and the socket stays open."""
         if not self.bucket.take():
             await self._refuse()

@@ -139,7 +139,7 @@ def move_log(request: HttpRequest, token: str) -> dict[str, Any]:
 
 
 def _verb_endpoint(verb: verbs.TableVerb) -> None:
-    """The API's endpoint of a table verb (tables/verbs.py), with the body the verb takes."""
+    """The API's endpoint of a table verb (tables/play/verbs.py), with the body the verb takes."""
     route = router.post(
         f"/tables/{{token}}/{verb.path}",
         response={200: TableStateOut, **TABLE_WRITE_ERRORS},

@@ -2,7 +2,7 @@
 
 The game itself lives in the engine (`rules`): a deal row stores what the engine needs to
 rebuild it (rule set, dealer, deck, the move log) plus the engine's own snapshot, and a
-match row stores the engine's match record. Only tables.services writes these rows.
+match row stores the engine's match record. Only tables.play.services writes these rows.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    # Not a column: set on the instance by tables.services.common when a change commits, each
+    # Not a column: set on the instance by tables.play.services.common when a change commits, each
     # seated player's state at the new version by player id (None: the sockets read them afresh).
     published_states: dict[str, dict[str, Any]] | None
 
@@ -190,7 +190,7 @@ class Deal(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
 
-    # Not a column: the snapshot and the engine's deal parsed from it (tables.engine.load_deal).
+    # Not a column: the snapshot and the engine's deal parsed from it (tables.play.engine.load_deal).
     _parsed: tuple[Any, rules.Deal]
 
     class Meta:

@@ -88,7 +88,7 @@ def table_state(table: Table, viewer: Player | None) -> dict[str, Any]:
 
 def seated_states(table: Table) -> dict[str, dict[str, Any]]:
     """Each seated person's own state, keyed by player id (a string: it crosses the channel
-    layer). Only that player's sockets send it (tables.consumers)."""
+    layer). Only that player's sockets send it (tables.live.consumers)."""
     return {
         str(player.pk): table_state(table, player) for player in table.seats if player and not player.is_bot
     }

@@ -1,7 +1,7 @@
 """The JSON API's bodies: what each endpoint takes and what it answers (/api/openapi.json).
 
-The answers model tables.payloads' dicts field for field (django-ninja sends only what a
-response schema names); the table state is tables.state_schema's. Errors are the API's one
+The answers model tables.play.payloads' dicts field for field (django-ninja sends only what a
+response schema names); the table state is tables.play.state_schema's. Errors are the API's one
 error body; each endpoint lists the statuses it can answer with (``errors``).
 """
 
@@ -203,7 +203,7 @@ class LobbyOut(Schema):
 # -- challenges and seeks ----------------------------------------------------------------------
 
 
-# -- the archive (tables.archive_api) ----------------------------------------------------------
+# -- the archive (tables.archive.api) ----------------------------------------------------------
 
 
-# -- deal reviews (tables.services.reviews, bots/review.py) ------------------------------------
+# -- deal reviews (tables.reviews.services, bots/review.py) ------------------------------------

@@ -1,5 +1,5 @@
 """Reads of the tables' data: lookups, the lobby, a player's tables, chat history, and what the
-sweepers must act on. Nothing here writes; the writers are in tables/services/."""
+sweepers must act on. Nothing here writes; the writers are in tables/play/services/."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The table state's schema: what tables.payloads.table_state builds, field for field, as the
+"""The table state's schema: what tables.play.payloads.table_state builds, field for field, as the
 API declares it (/api/openapi.json). The deal part is the engine's ``DealView.to_dict()``.
 
 django-ninja validates every answer through its schema and sends only the fields the schema

@@ -1,6 +1,6 @@
 """Celery tasks of the tables app: each takes ids and calls a writer, the alerts or the sweeps.
 
-The periodic ones are listed in tables.periodic (Celery beat in production, the embedded
+The periodic ones are listed in tables.background.registry (Celery beat in production, the embedded
 scheduler in `make run`). All are idempotent: a duplicate or stale run does nothing.
 """
 

@@ -1,5 +1,5 @@
 """Server-rendered pages: home, open a table, the invite link / table page, my tables, the
-lobby and the staff replay. Forms post to `table_action`, which calls tables.services like
+lobby and the staff replay. Forms post to `table_action`, which calls tables.play.services like
 the API does; the browser issue replaces the table page with the live UI later."""
 
 from __future__ import annotations

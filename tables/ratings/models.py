@@ -13,7 +13,7 @@ from tables.ratings import glicko2
 
 
 class Rating(models.Model):
-    """An account's Glicko-2 rating at one pace (tables/glicko2.py)."""
+    """An account's Glicko-2 rating at one pace (tables/ratings/glicko2.py)."""
 
     # Lichess's rule: a rating is provisional while its deviation is above 110.
     PROVISIONAL_DEVIATION = 110

@@ -1,5 +1,5 @@
 """Glicko-2 ratings: moved once per finished match of a rated table, inside the transaction
-that ends the match (tables.services.matches.end_match, the one place a match ends).
+that ends the match (tables.play.services.matches.end_match, the one place a match ends).
 
 Exactly once: the table row is locked and the match is still playing when end_match runs, so
 only one writer ever reaches here for a match; the unique (match, player) rating change is the

@@ -1,4 +1,4 @@
-"""LUNA's deal review in the JSON API (tables.services.reviews), reusing tables.api's auth:
+"""LUNA's deal review in the JSON API (tables.reviews.services), reusing tables.api's auth:
 ask for it, then read its status and result. Two addresses for the same reviews: the table's
 (/api/tables/{token}/matches/{n}/deals/{m}/review) and the archive's
 (/api/matches/{match_id}/deals/{number}/review, with the archive's 404 for a match the caller
@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from ninja import Router
 from ninja.responses import Status
 
-from tables.archive import selectors as archive
+from tables.archive.selectors import selectors as archive
 from tables.background import scheduling
 from tables.core.schemas import errors
 from tables.play.api_caller import caller_of, is_staff, player_of

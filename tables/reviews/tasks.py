@@ -9,6 +9,6 @@ from tables.reviews import services as reviews
 
 @registered(registry.REVIEW_DEAL)
 def review_deal(review_id: int) -> str:
-    """LUNA's review of a finished deal (tables.services.reviews): on the default queue, with the
+    """LUNA's review of a finished deal (tables.reviews.services): on the default queue, with the
     bots' turns; a duplicate run finds it done or running and does nothing."""
     return reviews.run_review(review_id)

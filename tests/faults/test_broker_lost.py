@@ -19,7 +19,7 @@ pytestmark = [
     pytest.mark.faults,
     pytest.mark.skipif(not settings.REDIS_URL, reason="needs redis-server and REDIS_URL (.ci/run sets it)"),
 ]
-SWEEP = "tables.tasks.sweep_overdue"  # harmless: plays the overdue turns there are (none)
+SWEEP = "tables.play.tasks.sweep_overdue"  # harmless: plays the overdue turns there are (none)
 
 
 def sender(url: str) -> Celery:

@@ -72,7 +72,7 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 MAKE_TOKENS = """
 from django.contrib.auth import get_user_model
-from tables.identity import issue_api_token
+from tables.accounts.identity import issue_api_token
 for name in ("alice", "bob"):
     user = get_user_model().objects.create_user(username=name, email=f"{name}@example.com")
     print(issue_api_token(user, name)[1])

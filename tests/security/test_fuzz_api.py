@@ -289,7 +289,7 @@ def openable(body: Any) -> Any:
 
 
 def plain_text(value: Any) -> Any:
-    """``value`` with the characters tables.text_input refuses taken out of its strings and keys."""
+    """``value`` with the characters tables.core.text_input refuses taken out of its strings and keys."""
     if isinstance(value, str):
         return "".join(character for character in value if text_problem(character, one_line=True) is None)
     if isinstance(value, dict):

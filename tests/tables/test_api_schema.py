@@ -1,5 +1,5 @@
 """The API's schema tells the truth: every operation declares its success body and the errors
-it can answer with, and the declared bodies are what tables.payloads builds, field for field
+it can answer with, and the declared bodies are what tables.play.payloads builds, field for field
 (django-ninja validates each answer through its schema and sends only the fields it names)."""
 
 from __future__ import annotations

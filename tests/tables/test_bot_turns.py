@@ -1,4 +1,4 @@
-"""The Celery task (tables/bot_turns.py): a bot plays its turn through the move writer, once per turn."""
+"""The Celery task (tables/play/tasks.py): a bot plays its turn through the move writer, once per turn."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""tables.scheduling.FollowUps: what follows committed changes goes to the workers in batches."""
+"""tables.background.scheduling.FollowUps: what follows committed changes goes to the workers in batches."""
 
 from __future__ import annotations
 

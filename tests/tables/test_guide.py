@@ -13,7 +13,7 @@ from django.test import Client
 import rules
 from tables.challenges.models import Challenge
 from tables.challenges.services import MAX_OPEN_CHALLENGES, MAX_OPEN_SEEKS
-from tables.guide import views as guide
+from tables.guide.views import views as guide
 
 from .helpers import make_account_client, open_table
 

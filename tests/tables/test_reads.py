@@ -1,4 +1,4 @@
-"""tables.reads.CompiledRead: the same rows and related objects as the ORM's get(), in one query."""
+"""tables.core.reads.CompiledRead: the same rows and related objects as the ORM's get(), in one query."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""tables.writes: the compiled writes store exactly what the ORM's save and create store."""
+"""tables.core.writes: the compiled writes store exactly what the ORM's save and create store."""
 
 from __future__ import annotations
 

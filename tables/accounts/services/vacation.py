@@ -5,7 +5,7 @@ While an account is on vacation, the clock of each of its turns at a slow table
 (``Deal.paused_left``) and has no deadline. When the vacation ends (the player ends it, or its
 last day is over and the sweep notices) each stopped clock starts again with that time, as
 Chess.com's daily games do (Lichess has no vacation). Live clocks run on. The allowance is
-counted in tables/vacation_days.py.
+counted in tables/accounts/vacation_days.py.
 
 The player's row is locked first, then each table as every writer locks it; every table the
 player sits at with a match under way gets a new version, so the opponent sees the vacation.

@@ -1,7 +1,7 @@
 """When a turn's clock runs out: the server plays for the absent player, or deals the next deal.
 
 Deadlines live on the deal rows. A player on vacation at a slow table never times out: the
-clock stops instead (tables/services/vacation.py). A timeout arrives twice at most (its ETA task and the
+clock stops instead (tables/accounts/services/vacation.py). A timeout arrives twice at most (its ETA task and the
 sweeper); each carries the table version it was set at, and a stale one does nothing.
 """
 

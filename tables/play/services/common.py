@@ -43,7 +43,7 @@ def _locking_tables() -> QuerySet[Table]:
     return Table.objects.select_for_update(of=("self",)).select_related("seat0", "seat1")
 
 
-# Every writer starts with these two locks: compiled once (tables/reads.py).
+# Every writer starts with these two locks: compiled once (tables/core/reads.py).
 _LOCK_TABLE_BY_KEY = CompiledRead(lambda pk: _locking_tables().filter(pk=pk), sample=KEY_SAMPLE)
 _LOCK_TABLE_BY_TOKEN = CompiledRead(lambda token: _locking_tables().filter(invite_token=token))
 _LOCK_DEAL = CompiledRead(

@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 
 MAKE_TOKEN = """
 from django.contrib.auth import get_user_model
-from tables.identity import issue_api_token
+from tables.accounts.identity import issue_api_token
 user = get_user_model().objects.create_user(username="eve", email="eve@example.com", password="x")
 print("TOKEN=" + issue_api_token(user, "test")[1])
 """
