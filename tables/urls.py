@@ -1,9 +1,9 @@
 from django.urls import path
 
-from tables.archive.selectors import views as archive_views
+from tables.archive import views as archive_views
 from tables.challenges import views as challenge_views
 from tables.core import app_shell
-from tables.guide.views import views as guide
+from tables.guide import views as guide
 from tables.play import views
 from tables.ratings import views as player_views
 

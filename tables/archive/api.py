@@ -11,8 +11,8 @@ from django.http import HttpRequest
 from ninja import Query, Router, Schema
 from pydantic import Field
 
-from tables.archive.selectors import replays
-from tables.archive.selectors import selectors as archive
+from tables.archive import replays
+from tables.archive import selectors as archive
 from tables.archive.schemas import ArchiveListOut, DealReplayOut, MatchArchiveOut
 from tables.core.schemas import errors
 from tables.play.api_caller import caller_of, is_staff, player_of

@@ -10,8 +10,8 @@ from django.shortcuts import render
 
 from tables.accounts import identity
 from tables.accounts.models import Player
-from tables.archive.selectors import replays
-from tables.archive.selectors import selectors as archive
+from tables.archive import replays
+from tables.archive import selectors as archive
 from tables.core.errors import NotFound
 from tables.play.models import Match
 

@@ -42,7 +42,7 @@ class Work:
 
 
 def _work(room: str, function: str, **options: Any) -> Work:
-    old = options.pop("old_name", f"tables.play.tasks.{function}")
+    old = options.pop("old_name", f"tables.tasks.{function}")
     return Work(f"tables.{room}.tasks.{function}", room, old_name=old, **options)
 
 

@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from ninja import Router
 from ninja.responses import Status
 
-from tables.archive.selectors import selectors as archive
+from tables.archive import selectors as archive
 from tables.background import scheduling
 from tables.core.schemas import errors
 from tables.play.api_caller import caller_of, is_staff, player_of

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from tables.accounts import identity
 from tables.accounts.models import Player
-from tables.archive.selectors import selectors as archive
+from tables.archive import selectors as archive
 from tables.play.models import Table
 
 register = template.Library()

@@ -75,7 +75,7 @@ class RequestWatch:
 
 
 def engine_hands(deal_row, step: int) -> list[set[str]]:
-    from tables.archive.selectors import selectors as archive
+    from tables.archive import selectors as archive
     from tables.play import engine
 
     state = engine.replay_row(deal_row, archive.actions_of(deal_row)[:step])

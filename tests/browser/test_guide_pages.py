@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tables.guide.views import views as guide
+from tables.guide import views as guide
 
 from .conftest import new_context
 
