@@ -2,7 +2,7 @@
 API declares it (/api/openapi.json). The deal part is the engine's ``DealView.to_dict()``.
 
 django-ninja validates every answer through its schema and sends only the fields the schema
-names, so each dict the payloads build is modelled whole here (tests/tables/test_api_schema.py
+names, so each dict the payloads build is modelled whole here (tests/tables/play/test_api_schema.py
 checks that nothing is dropped or changed). Times are ISO 8601 strings, as the payloads
 write them; cards are text such as ``"7H"``.
 """

@@ -6,7 +6,7 @@ with each game. The volatility is found by the paper's Illinois iteration (step 
 
 The PyPI package ``glicko2`` 2.1.0 reproduces the paper's example too, but it is untyped (mypy
 runs strict here), takes parallel lists and has had no release since January 2024: these
-sixty lines are checked against the paper's worked example instead (tests/tables/test_glicko2.py).
+sixty lines are checked against the paper's worked example instead (tests/tables/ratings/test_glicko2.py).
 """
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ def _subscribe(
     player, service: FakePushService, name: str = "browser-1"
 ) -> tuple[PushSubscription, Subscriber]:
     """A subscription to the fake service, stored as is: the API refuses a loopback endpoint
-    (tests/tables/test_push_subscriptions.py)."""
+    (tests/tables/alerts/test_push_subscriptions.py)."""
     browser = Subscriber()
     subscription = PushSubscription.objects.create(
         player=player,
