@@ -137,7 +137,7 @@ def test_email_waits_until_the_player_has_been_away(alice, bob, later, settings)
     assert notify.deliver(alert) == {"site", "push"}
     assert not mail.outbox
     [(task, args, eta)] = later
-    assert task == "tables.alerts.tasks.deliver_alert" and args == (
+    assert task == registry.DELIVER_ALERT and args == (
         "your_move",
         alert.player.pk,
         alert.table.pk,

@@ -252,7 +252,7 @@ def test_a_chat_message_alerts_but_leaves_the_turns_clock_alone(alice, bob, monk
 
 def test_the_server_deals_the_next_deal_when_nobody_does(alice, bob):
     token, players = started(alice, bob, ruleset="reino")
-    from .helpers import play_deal
+    from tests.tables.helpers import play_deal
 
     state = play_deal(token, players)
     assert state["status"] == "between_deals" and state["deal"]["deadline"]
