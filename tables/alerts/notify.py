@@ -26,6 +26,7 @@ from tables.alerts import emails, prefs, presence, push
 from tables.alerts.models import Activity, SentAlert, TablePresence
 from tables.alerts.texts import RESULTS, duration, language, render
 from tables.background import scheduling
+from tables.core.announcements import Alerts, ChangeKind
 from tables.core.errors import NotFound
 from tables.live import events
 from tables.play import engine, payloads, selectors
@@ -75,18 +76,15 @@ class Alert:
 # -- what a change means --------------------------------------------------------------------
 
 
-def on_table_change(table: Table, kind: str) -> None:
-    """Alert whoever the change concerns and refresh the players' pending counts."""
-    if kind == "move" and selectors.mid_turn(table.current_deal):
-        return  # a draw: the drawer was told when the turn began, and no count changed
-    if kind == "more_time":
-        return  # the same turn, only longer: the table page shows it, and no count changed
-    for alert in alerts_for(table, kind):
+def on_table_change(table: Table, kind: ChangeKind) -> None:
+    """Alert whoever the change concerns and refresh the players' pending counts, as the rules
+    of its kind say (a draw, more time: neither; a chat message: its alert only)."""
+    rules = kind.rules
+    for alert in alerts_for(table, rules.alerts):
         deliver(alert)
-    if kind == "chat":
-        return  # a message changes nobody's count of tables waiting for them
-    for player in humans(table):
-        events.publish_to_player(player.pk, {"type": "pending.changed"})
+    if rules.recounts_pending:
+        for player in humans(table):
+            events.publish_to_player(player.pk, {"type": "pending.changed"})
 
 
 def humans(table: Table) -> list[Player]:
@@ -99,8 +97,11 @@ def turn_occasion(deal: Deal) -> str:
     return f"turn:{deal.pk}:{stamp}"
 
 
-def alerts_for(table: Table, kind: str) -> list[Alert]:
-    if kind == "chat":
+def alerts_for(table: Table, alerts: Alerts | None) -> list[Alert]:
+    """The alerts a change of a kind whose rules name ``alerts`` sends, the table being as it is now."""
+    if alerts is None:
+        return []
+    if alerts is Alerts.CHAT:
         return _chat_alerts(table)
     deal = table.current_deal
     if deal is None:
@@ -114,7 +115,7 @@ def alerts_for(table: Table, kind: str) -> list[Alert]:
             return []  # no deadline: the clock stopped for a vacation, told when it runs again
         return [Alert("your_move", player, table, turn_occasion(deal), _names(table, to_play))]
     if status == "match_over":
-        if kind == "rematch" and table.rematch_offered_by is not None:
+        if alerts is Alerts.REMATCH and table.rematch_offered_by is not None:
             player = table.seats[1 - table.rematch_offered_by]
             offered = table.rematch_offered_at
             stamp = int(offered.timestamp()) if offered else 0  # a new offer after one lapsed is news
@@ -291,7 +292,8 @@ def rebuild(kind: str, player_id: int, table_id: int, occasion: str) -> Alert | 
         return alert
     if kind == "rematch_offer":
         return Alert(kind, player, table, occasion, _names(table, seat))
-    candidates = [alert for alert in alerts_for(table, kind) if alert.player.pk == player_id]
+    again = Alerts.CHAT if kind == "chat" else Alerts.TURN  # a message, or the match's end
+    candidates = [alert for alert in alerts_for(table, again) if alert.player.pk == player_id]
     return next((alert for alert in candidates if alert.occasion == occasion), None)
 
 

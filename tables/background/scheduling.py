@@ -26,7 +26,7 @@ from celery import current_app
 from django.utils import timezone
 
 from tables.background import embedded, registry
-from tables.core.announcements import TableChange
+from tables.core.announcements import ChangeKind, TableChange
 from tables.play.models import Table
 
 log = logging.getLogger(__name__)
@@ -39,11 +39,14 @@ Batch = list[tuple[int, int, str]]
 
 
 def on_table_change(sender: Any, change: TableChange, **kwargs: Any) -> None:
-    """Receiver of tables.core.announcements.table_changed: a bot's turn, then the deadline, alerts and
-    counts of the change. (A bot never deals the next deal by itself: tables.play.services.common.)"""
+    """Receiver of tables.core.announcements.table_changed: a bot's turn, the deal reviews asked for,
+    then the deadline, alerts and counts of the change if its kind has any (a draw, a review
+    request have none). (A bot never deals the next deal by itself: tables.play.services.common.)"""
     if change.bot_turn is not None:
         schedule_bot_turn(change.bot_turn, change.version)
-    if change.follow_up:
+    for review_id in change.reviews:
+        schedule_review(review_id)
+    if change.kind.rules.follows_up:
         after_table_change(change.table_id, change.version, change.kind)
 
 
@@ -97,8 +100,9 @@ class FollowUps:
     workers as one task. Under load one Celery message per move cost the web process and the
     worker more than the work it carried; a batch costs one. Of a table's changes of game state
     only the newest is kept (the task does nothing for a version that is no longer the table's);
-    a chat message is kept beside them, since it alerts on its own and shares its version with
-    the move before it.
+    a change that made no new version (a chat message) is kept beside them, since it alerts on
+    its own and shares its version with the move before it. The batch carries each kind as its
+    value, as any Celery message does.
 
     A web process that dies within the window loses that batch's alerts, as one that died
     before its publish did; each turn's deadline still lives on the deal, for the sweeper."""
@@ -109,9 +113,10 @@ class FollowUps:
         self.lock = threading.Lock()
         self.timer: threading.Timer | None = None
 
-    def add(self, table_id: int, version: int, kind: str) -> None:
+    def add(self, table_id: int, version: int, kind: ChangeKind) -> None:
+        kind = ChangeKind(kind)  # its value does as well
         with self.lock:
-            self.pending[(table_id, kind == "chat")] = (table_id, version, kind)
+            self.pending[(table_id, kind.rules.new_version)] = (table_id, version, kind.value)
             if self.timer is None:
                 self.timer = threading.Timer(self.window, self.flush)
                 self.timer.daemon = True
@@ -136,13 +141,13 @@ follow_ups = FollowUps(_send_follow_ups)
 atexit.register(follow_ups.flush)
 
 
-def after_table_change(table_id: int, version: int, kind: str) -> None:
+def after_table_change(table_id: int, version: int, kind: ChangeKind) -> None:
     """Deadlines, alerts and pending counts for a committed change: off the request's path
     (with workers, batched: FollowUps)."""
     if embedded.current() is None and not _eager():
         follow_ups.add(table_id, version, kind)
     else:
-        run_task(registry.TABLE_CHANGED, table_id, version, kind)
+        run_task(registry.TABLE_CHANGED, table_id, version, kind.value)
 
 
 def schedule_deadline(deal_id: int, version: int, deadline: dt.datetime | None) -> bool:
@@ -167,8 +172,9 @@ def send_push(player_id: int, payload: dict[str, Any], topic: str) -> None:
 
 
 def schedule_review(review_id: int) -> bool:
-    """Hand a requested deal review to a worker; False when the hand-off failed (asking again
-    after tables.reviews.services.STALE_SECONDS hands it again)."""
+    """Hand a requested deal review to a worker (on the announcement of a review request, above);
+    False when the hand-off failed (asking again after tables.reviews.services.STALE_SECONDS hands
+    it again)."""
     try:
         run_task(registry.REVIEW_DEAL, review_id)
     except Exception:  # a broker hiccup

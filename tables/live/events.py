@@ -1,7 +1,8 @@
 """Live publishing: telling connected browsers that a table changed.
 
 It subscribes to the writers' announcement (tables.core.announcements) and starts no background work.
-A message carries the table's new version and, for a move, each seated player's own state
+What it sends follows the change's kind (its rules: ChangeKind.rules). A message carries the table's
+new version and, for a change of game state, each seated player's own state
 (built once from the committed rows, tables.play.services.common): a player's socket sends that player's,
 and every other socket (spectators, or when no states came) builds its recipient's view from
 the database. The channel layer is inside the server; what leaves it is one recipient's view. Publishing is
@@ -56,8 +57,10 @@ def on_table_change(sender: Any, change: TableChange, **kwargs: Any) -> None:
     """Receiver of tables.core.announcements.table_changed: tell the table's sockets about the new version,
     and after a seat changed hands who is at the table: someone who watched and took the seat
     through the page (no reload, so no new socket) is no longer counted among the spectators."""
-    publish_table_event(change.table_id, change.version, change.kind, change.states)
-    if change.kind == "seat":
+    rules = change.kind.rules
+    if rules.published:
+        publish_table_event(change.table_id, change.version, change.kind.told_as, change.states)
+    if rules.seats_changed:
         publish_presence(change.table_id)
 
 

@@ -18,6 +18,7 @@ from tables.alerts import notify
 from tables.background import registry, scheduling
 from tables.background.registry import registered
 from tables.background.scheduling import think_delay
+from tables.core.announcements import ChangeKind
 from tables.core.errors import NotFound, ServiceError
 from tables.play import engine, selectors, services
 from tables.play.models import Deal, Match, Move, Table
@@ -29,8 +30,10 @@ STALLED_BOT_SECONDS = 20  # a bot's turn untouched this long lost its task: hand
 
 @registered(registry.TABLE_CHANGED)
 def table_changed(table_id: int, version: int, kind: str) -> None:
-    """After a committed change: the deadline's fast path, alerts, the players' pending counts.
-    A chat message alerts only: it changes neither the turn's clock nor anyone's count."""
+    """After a committed change: the deadline's fast path, alerts, the players' pending counts,
+    as the rules of its kind (a ChangeKind's value) say: a chat message alerts only, more time
+    plans the new deadline only."""
+    change = ChangeKind(kind)
     try:
         table = selectors.get_table(table_id)
     except NotFound:
@@ -38,9 +41,9 @@ def table_changed(table_id: int, version: int, kind: str) -> None:
     if table.version != version:
         return  # a newer change is on its way and does all this for the newer state
     deal = table.current_deal
-    if kind != "chat" and deal is not None and deal.match.status == Match.Status.PLAYING:
+    if change.rules.plans_deadline and deal is not None and deal.match.status == Match.Status.PLAYING:
         scheduling.schedule_deadline(deal.pk, version, deal.deadline)
-    notify.on_table_change(table, kind)
+    notify.on_table_change(table, change)
 
 
 @registered(registry.TABLES_CHANGED)

@@ -15,7 +15,6 @@ from ninja import Router
 from ninja.responses import Status
 
 from tables.archive import selectors as archive
-from tables.background import scheduling
 from tables.core.schemas import errors
 from tables.play.api_caller import caller_of, is_staff, player_of
 from tables.reviews import services as reviews
@@ -30,9 +29,7 @@ ARCHIVE_REVIEW_PATH = "/matches/{match_id}/deals/{number}/review"
 
 def _ask(request: HttpRequest, where: dict[str, Any]) -> Status[dict[str, Any]]:
     player, staff = player_of(request), is_staff(request)
-    _, to_run = reviews.request_review(where, player, staff)
-    for review_id in to_run:
-        scheduling.schedule_review(review_id)  # the request's transaction has committed
+    reviews.ask_for_review(where, player, staff)
     return Status(202, reviews.review_status(where, player, staff))
 
 

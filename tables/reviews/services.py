@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from bots.review import REVIEW_SETTINGS, VERDICTS, ReviewSettings, decision_points, review_deal
 from tables.accounts.models import Player
+from tables.core.announcements import ChangeKind, TableChange, announce
 from tables.core.errors import Conflict, Forbidden, NotFound
 from tables.play import engine
 from tables.play.models import Deal, Match, Table
@@ -77,8 +78,23 @@ def request_review(
     where: dict[str, Any], player: Player, staff: bool = False
 ) -> tuple[list[DealReview], list[int]]:
     """The reviews ``player`` may see for the deal ``where`` names (deal_by_token, deal_by_match),
-    created if missing, and the ids of those the caller must hand to a worker (new, failed, or
-    whose task was lost). Asking takes an identity: a computation is never an anonymous one's."""
+    created if missing, and the ids of those due to a worker (new, failed, or whose task was
+    lost), not yet handed to one (ask_for_review does). Asking takes an identity: a computation
+    is never an anonymous one's."""
+    _, rows, to_run = _request(where, player, staff)
+    return rows, to_run
+
+
+def ask_for_review(where: dict[str, Any], player: Player, staff: bool = False) -> None:
+    """request_review, then, its transaction committed, the announcement of the reviews due: the
+    background work's receiver (tables.background.scheduling) hands them to a worker."""
+    deal, _, to_run = _request(where, player, staff)
+    if to_run:
+        table = deal.match.table
+        announce(TableChange(table.pk, table.version, ChangeKind.REVIEW, reviews=tuple(to_run)))
+
+
+def _request(where: dict[str, Any], player: Player, staff: bool) -> tuple[Deal, list[DealReview], list[int]]:
     now = timezone.now()
     with transaction.atomic():
         deal = _deal_row(where, lock=True)  # one request at a time per deal
@@ -94,7 +110,7 @@ def request_review(
                 row.save(update_fields=["status", "done", "started_at", "created_at"])
                 to_run.append(row.pk)
             rows.append(row)
-    return rows, to_run
+    return deal, rows, to_run
 
 
 def review_status(where: dict[str, Any], player: Player | None, staff: bool = False) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from django.db.models import Q
 from tables.accounts import identity
 from tables.accounts.models import Player
 from tables.alerts import prefs
+from tables.core.announcements import ChangeKind
 from tables.core.errors import BadRequest
 from tables.play.models import ChatMessage, ChatMute, Move, Table
 from tables.play.services.common import announce, bump, lock_table
@@ -63,7 +64,7 @@ def _merge_guest_into(guest: Player, account: Player) -> None:
             if getattr(table, f"{name}_id") == guest.pk:
                 setattr(table, name, account)
         bump(table, *_SEAT_FIELDS)
-        announce(table, None, "seat")
+        announce(table, None, ChangeKind.SEAT)
     Move.objects.filter(actor=guest).update(actor=account)
     ChatMessage.objects.filter(author=guest).update(author=account)
     ChatMute.objects.filter(player=guest).update(player=account)

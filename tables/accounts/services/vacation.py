@@ -23,6 +23,7 @@ from django.utils.translation import gettext
 from tables.accounts import selectors as account_selectors
 from tables.accounts import vacation_days
 from tables.accounts.models import Player, Vacation
+from tables.core.announcements import ChangeKind
 from tables.core.errors import BadRequest, Conflict, Forbidden
 from tables.play.models import Deal, Match, Table
 from tables.play.services.common import (
@@ -120,7 +121,7 @@ def hold_overdue_clock(table: Table, deal: Deal) -> Outcome | None:
         return None
     _stop(table, deal, deal.deadline - started)
     bump(table)
-    announce(table, deal, "vacation")
+    announce(table, deal, ChangeKind.VACATION)
     return Outcome(table, None)
 
 
@@ -172,7 +173,7 @@ def _stop_clock_at(table_id: int, now: dt.datetime) -> None:
     if running and deal.deadline is not None and clock_stopped_for(table, deal.to_play, now):
         _stop(table, deal, deal.deadline - now)
     bump(table)
-    announce(table, deal, "vacation")
+    announce(table, deal, ChangeKind.VACATION)
 
 
 def _restart_clock_at(table_id: int, player: Player, at: dt.datetime) -> None:
@@ -185,7 +186,7 @@ def _restart_clock_at(table_id: int, player: Player, at: dt.datetime) -> None:
         deal.paused_left = None
         deal.save(update_fields=_CLOCK_FIELDS)
     bump(table)
-    announce(table, deal, "vacation")
+    announce(table, deal, ChangeKind.VACATION)
 
 
 def _stop(table: Table, deal: Deal, left: dt.timedelta) -> None:

@@ -13,12 +13,12 @@ from django.db import transaction
 from redis.exceptions import RedisError
 
 from tables.accounts.models import Player
-from tables.core.announcements import TableChange, announce_on_commit
+from tables.core.announcements import ChangeKind
 from tables.core.errors import BadRequest, Forbidden, RateLimited, TooLarge
 from tables.core.text_input import clean_text
 from tables.play.models import ChatMessage, ChatMute
 from tables.play.selectors import TableRef
-from tables.play.services.common import lock_table
+from tables.play.services.common import announce, lock_table
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +40,7 @@ def post_chat(table_ref: TableRef, author: Player, text: object) -> ChatMessage:
         message: ChatMessage = ChatMessage.objects.create(
             table=table, author=author, channel=channel, text=cleaned
         )
-        change = TableChange(table.pk, table.version, "chat")
-        announce_on_commit(lambda: change)
+        announce(table, None, ChangeKind.CHAT)  # no deal: a message never hands a bot its turn
         return message
 
 

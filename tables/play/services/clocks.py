@@ -14,6 +14,7 @@ from django.utils import timezone
 
 import rules
 from tables.accounts.services.vacation import hold_overdue_clock
+from tables.core.announcements import ChangeKind
 from tables.core.writes import WriteBatch
 from tables.play import engine
 from tables.play.models import Deal, Match, Move, Table
@@ -87,7 +88,7 @@ def _time_out_turn(table: Table, deal: Deal) -> Outcome:
     writes.run()  # before abandon, which saves the deal again
     if match.timeouts_in_row[seat] >= table.forfeit_after and match.status == Match.Status.PLAYING:
         abandon(deal, match, Match.Outcome.FORFEIT, leaver=seat)
-    announce(table, deal, "timeout")
+    announce(table, deal, ChangeKind.TIMEOUT)
     return Outcome(table, None, last_move)
 
 

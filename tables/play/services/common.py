@@ -19,13 +19,13 @@ from django.utils import timezone
 
 import rules
 from tables.accounts.models import Player
-from tables.core.announcements import TableChange, announce_on_commit
+from tables.core.announcements import ChangeKind, TableChange, announce_on_commit
 from tables.core.errors import Conflict, Forbidden, StaleVersion
 from tables.core.reads import KEY_SAMPLE, CompiledRead
 from tables.core.writes import CompiledUpdate, WriteBatch
 from tables.play import payloads
 from tables.play.models import Deal, Match, Move, Table
-from tables.play.selectors import TableRef, mid_turn, table_by
+from tables.play.selectors import TableRef, table_by
 
 
 @dataclass
@@ -124,23 +124,19 @@ def bump(table: Table, *fields: str, batch: WriteBatch | None = None) -> None:
         batch.update(_table_update(fields), table)
 
 
-# The kinds of change announced with each seated player's state built from the locked rows.
-STATE_KINDS = ("move", "timeout", "state", "vacation", "more_time")
-
-
-def announce(table: Table, deal: Deal | None, kind: str = "state") -> None:
-    """Announce the table's new version after commit, with what follows it: a bot's turn and
-    (unless a draw left the turn as it was) alerts and clocks."""
+def announce(table: Table, deal: Deal | None, kind: ChangeKind = ChangeKind.STATE) -> None:
+    """Announce the table's change after commit, with what its kind's rules say follows it, and
+    a bot's turn if it is now a bot's (``deal``: the current deal, None when the change leaves
+    the game as it was)."""
     version = table.version
-    follow_up = not (kind == "move" and mid_turn(deal))
-    with_states = deal is not None and kind in STATE_KINDS  # its rows are loaded
+    with_states = deal is not None and kind.rules.carries_states  # its rows are loaded
     bot_turn = _bot_turn(table, deal)
 
     def change() -> TableChange:
         # If the row moved on before the commit (an outer transaction), sockets read the database.
         states = payloads.seated_states(table) if with_states and table.version == version else None
         table.published_states = states  # the mover's answer is built from them too
-        return TableChange(table.pk, version, kind, follow_up, states, bot_turn)
+        return TableChange(table.pk, version, kind, states, bot_turn)
 
     announce_on_commit(change)
 

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from tables.accounts.models import Player
+from tables.core.announcements import ChangeKind
 from tables.core.errors import Conflict
 from tables.play.models import Deal
 from tables.play.selectors import TableRef
@@ -55,7 +56,7 @@ def give_more_time(table_ref: TableRef, actor: Player | None, expected_version: 
         deal.more_time_given += 1
         deal.save(update_fields=_FIELDS)
         bump(table)
-        announce(table, deal, "more_time")
+        announce(table, deal, ChangeKind.MORE_TIME)
         return Outcome(table, seat)
 
 

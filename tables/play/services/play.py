@@ -13,11 +13,12 @@ from django.utils import timezone
 
 import rules
 from tables.accounts.models import Player
+from tables.core.announcements import ChangeKind
 from tables.core.errors import Conflict, Forbidden, ServiceError, StaleVersion
 from tables.core.writes import CompiledInsert, CompiledUpdate, WriteBatch
 from tables.play import engine
 from tables.play.models import Deal, Match, Move, Table
-from tables.play.selectors import TableRef
+from tables.play.selectors import TableRef, mid_turn
 from tables.play.services.common import (
     Outcome,
     announce,
@@ -127,7 +128,8 @@ def _apply_move(
         save_state(writes, table, deal, state)
         bump(table, batch=writes)
         writes.run()
-        announce(table, deal, "move")
+        # A draw leaves the same player to discard under the same clock: decided here, once.
+        announce(table, deal, ChangeKind.DRAW if mid_turn(deal) else ChangeKind.MOVE)
         return Outcome(table, seat, move, events=[event.for_seat(seat) for event in events])
 
 

@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.accounts.models import Player
+from tables.core.announcements import ChangeKind
 from tables.core.errors import Conflict, NotFound
 from tables.play.models import Deal, Match, Table
 from tables.play.selectors import TableRef, lapsed_rematch_offers, rematch_lapsed
@@ -78,7 +79,7 @@ def _accept(table: Table, seat: int, caller_seat: int | None = None) -> Outcome:
 
 def _change_offer(table: Table) -> None:
     bump(table, *REMATCH_FIELDS)
-    announce(table, None, "rematch")
+    announce(table, None, ChangeKind.REMATCH)
 
 
 def expire_rematch_offer(table_id: int, expected_version: int) -> Outcome | None:

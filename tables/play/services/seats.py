@@ -8,6 +8,7 @@ from django.db import transaction
 
 import rules
 from tables.accounts.models import Player
+from tables.core.announcements import ChangeKind
 from tables.core.errors import BadRequest, Conflict, Forbidden
 from tables.play import engine
 from tables.play.models import Table
@@ -140,4 +141,4 @@ def _free_seats(table: Table) -> list[int]:
 def _sit(table: Table, seat: int, player: Player | None) -> None:
     setattr(table, f"seat{seat}", player)
     bump(table, f"seat{seat}")
-    announce(table, None, "seat")
+    announce(table, None, ChangeKind.SEAT)

@@ -15,6 +15,7 @@ from tables.accounts.models import Player
 from tables.alerts import notify, presence, push
 from tables.alerts.models import Activity, SentAlert
 from tables.background import registry, scheduling
+from tables.core.announcements import Alerts, table_changed
 from tables.play import selectors, services
 from tables.play.models import Deal, Table
 from tests.tables.helpers import play_match, started, to_play
@@ -66,7 +67,7 @@ def _your_move(alice, bob, **prefs) -> tuple[notify.Alert, Table]:
         player.alert_prefs = prefs
         player.save()
     Activity.objects.update_or_create(player=player, defaults={"last_seen": timezone.now() - LONG_AGO})
-    [alert] = notify.alerts_for(table, "move")
+    [alert] = notify.alerts_for(table, Alerts.TURN)
     assert alert.kind == "your_move" and alert.player == player
     return alert, table
 
@@ -96,17 +97,31 @@ def test_no_push_is_claimed_where_push_is_not_set_up(alice, bob, pushes, site, s
     assert not pushes and not SentAlert.objects.filter(channel="push").exists()
 
 
-def test_a_draw_alerts_nobody_the_turn_began_with_the_alert(alice, bob, site):
+def test_a_draw_alerts_nobody_the_turn_began_with_the_alert(
+    alice, bob, site, django_capture_on_commit_callbacks
+):
     token, players = started(alice, bob)
     mover, _, state = to_play(token, players)
     while "draw_stock" not in state["deal"]["view"]["legal_actions"]:  # the offer round: pass
         mover.ok("post", f"/tables/{token}/moves", {"action": "pass", "expected_version": state["version"]})
         mover, _, state = to_play(token, players)
     site.clear()
-    mover.ok("post", f"/tables/{token}/moves", {"action": "draw_stock", "expected_version": state["version"]})
+    announced = []
+
+    def heard(sender, change, **kwargs):
+        announced.append(change.kind)
+
+    table_changed.connect(heard)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            body = {"action": "draw_stock", "expected_version": state["version"]}
+            mover.ok("post", f"/tables/{token}/moves", body)
+    finally:
+        table_changed.disconnect(heard)
     table = Table.objects.select_related("seat0", "seat1", "current_deal__match").get(invite_token=token)
     assert table.current_deal.phase == "discard" and selectors.mid_turn(table.current_deal)
-    notify.on_table_change(table, "move")
+    [kind] = announced  # the kind the writer announced the draw with
+    notify.on_table_change(table, kind)
     assert site == []  # neither an alert nor a pending-count refresh for the same turn
 
 
@@ -268,7 +283,7 @@ def test_chat_alerts_the_other_player_only(alice, bob, site):
     token, _ = started(alice, bob)
     table = Table.objects.select_related("seat0", "seat1").get(invite_token=token)
     alice.ok("post", f"/tables/{token}/chat", {"text": "hola"}, status=201)
-    [alert] = notify.alerts_for(table, "chat")
+    [alert] = notify.alerts_for(table, Alerts.CHAT)
     assert alert.kind == "chat" and alert.player.user == bob.user and alert.context["text"] == "hola"
 
 
@@ -307,7 +322,7 @@ def test_the_match_over_alert_of_a_hollywood_match_gives_the_three_games_sum(ali
     assert sums != last_game  # the three games add up to more than the last one
     winner = final["match"]["winner"]
     table.seats[winner].language, table.seats[1 - winner].language = "en", "es"
-    texts = {alert.player.pk: alert.texts()[1] for alert in notify.alerts_for(table, "match_over")}
+    texts = {alert.player.pk: alert.texts()[1] for alert in notify.alerts_for(table, Alerts.TURN)}
     assert texts[table.seats[winner].pk] == f"You won {sums[winner]}–{sums[1 - winner]} over three games."
     assert texts[table.seats[1 - winner].pk] == (
         f"Has perdido {sums[1 - winner]}–{sums[winner]} en las tres partidas."
@@ -321,5 +336,5 @@ def test_the_match_over_alert_of_a_plain_match_gives_its_totals(alice, bob):
     totals = final["match"]["totals"]
     winner = final["match"]["winner"]
     table.seats[winner].language = "en"
-    [alert] = [a for a in notify.alerts_for(table, "match_over") if a.player == table.seats[winner]]
+    [alert] = [a for a in notify.alerts_for(table, Alerts.TURN) if a.player == table.seats[winner]]
     assert alert.texts()[1] == f"You won {totals[winner]}–{totals[1 - winner]}."

@@ -21,6 +21,7 @@ from tables.accounts.models import Player
 from tables.alerts import notify, push
 from tables.alerts.management.commands.vapid_keys import b64url, generate_keys
 from tables.alerts.models import Activity, PushSubscription
+from tables.core.announcements import Alerts
 from tables.play.models import Table
 from tests.tables.helpers import started
 
@@ -140,7 +141,7 @@ def test_a_push_reaches_the_push_service_signed_and_encrypted(alice, vapid, serv
 def test_your_move_is_pushed_with_a_tag_per_table(alice, bob, vapid, service):
     token, _ = started(alice, bob)
     table = Table.objects.select_related("seat0", "seat1", "current_deal__match").get(invite_token=token)
-    [alert] = notify.alerts_for(table, "move")
+    [alert] = notify.alerts_for(table, Alerts.TURN)
     alert.player.alert_prefs = {"your_move": ["push"]}
     alert.player.save()
     Activity.objects.create(player=alert.player, last_seen=table.created_at)
