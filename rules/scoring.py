@@ -13,7 +13,8 @@ from typing import Final, Literal
 from .cards import Card
 from .ruleset import Ruleset
 
-Outcome = Literal["knock", "gin", "big_gin", "undercut"]
+Outcome = Literal["knock", "gin", "big_gin", "undercut"]  # a scored deal (OUTCOMES)
+DealOutcome = Literal[Outcome, "dead"]  # any deal's end (ALL_OUTCOMES)
 KNOCK: Final = "knock"  # the knocker had less deadwood than the defender after layoffs
 GIN: Final = "gin"  # a knock with no deadwood
 BIG_GIN: Final = "big_gin"  # all 11 cards melded, no discard (where the rule set plays it)

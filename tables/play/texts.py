@@ -1,9 +1,9 @@
 """What the pages call the engine's moves and a deal's outcomes, in the active language.
 
 Keyed by the engine's own names (rules.ACTION_KINDS, rules.ALL_OUTCOMES): the server renders
-them into the page (json_script "rule-names", read by static/js/texts.js and
-static/js/review_parts.js), so the page's script keeps no list of moves or outcomes of its own
-and a new kind is named here once. ``%(card)s`` stands for the move's card.
+them into the page (json_script "rule-names", read by static/js/texts.js for the move log, the
+end-of-deal box and LUNA's review), so the page's script keeps no list of moves or outcomes of
+its own and a new kind is named here once. ``%(card)s`` stands for the move's card.
 """
 
 from __future__ import annotations
