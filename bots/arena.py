@@ -33,6 +33,7 @@ from typing import IO, Any
 from tqdm import tqdm  # type: ignore[import-untyped]
 
 from rules import CARDS, RULESETS, Deal, Match, Ruleset
+from rules.scoring import KNOCK, UNDERCUT
 
 from . import ARENA_BOTS
 from .base import Bot, MatchContext
@@ -276,14 +277,14 @@ def summary(setup: Setup, results: Sequence[MatchResult]) -> dict[str, Any]:
     for side, name in enumerate(setup.names):
         times = [elapsed for match in results for elapsed in match.times[side]]
         cpu = [elapsed for match in results for elapsed in match.cpu[side]]
-        knocks = [deal for deal in deals if deal.knocker == side and deal.outcome in ("knock", "undercut")]
+        knocks = [deal for deal in deals if deal.knocker == side and deal.outcome in (KNOCK, UNDERCUT)]
         report[name if setup.names[0] != setup.names[1] else f"{name}_{side}"] = {
             "points_per_deal": sum(deal.points for deal in deals if deal.winner == side) / max(1, len(deals)),
             "gin_rate": sum(1 for deal in deals if deal.winner == side and "gin" in deal.outcome)
             / max(1, len(deals)),
-            "undercut_rate": sum(1 for deal in deals if deal.winner == side and deal.outcome == "undercut")
+            "undercut_rate": sum(1 for deal in deals if deal.winner == side and deal.outcome == UNDERCUT)
             / max(1, len(deals)),
-            "undercut_against_rate": sum(1 for deal in knocks if deal.outcome == "undercut")
+            "undercut_against_rate": sum(1 for deal in knocks if deal.outcome == UNDERCUT)
             / max(1, len(knocks)),
             "decisions": len(times),
             "median_ms": statistics.median(times) * 1000 if times else 0.0,

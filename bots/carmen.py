@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from rules.melding import best_discard_mask, min_deadwood_mask
 from rules.moves import BIG_GIN, Action
+from rules.scoring import UNDERCUT, deal_points
 from rules.view import DealView
 
 from .base import NO_MATCH, MatchContext, draw_action, find_action, finish_action
@@ -56,7 +57,7 @@ class Carmen:
         if min_deadwood_mask(know.hand) == 0 and find_action(view, BIG_GIN) is not None:
             return Action.big_gin()
         card, deadwood = best_discard_mask(know.hand, know.just_taken)
-        if deadwood <= knock_ceiling(know, view.ruleset.undercut_bonus, match or NO_MATCH):
+        if deadwood <= knock_ceiling(know, least_undercut(view), match or NO_MATCH):
             return finish_action(view, card, knock=True)
         return finish_action(view, ranked_discards(know)[0][1], knock=False)
 
@@ -88,21 +89,27 @@ def ranked_discards(know: Knowledge, judgement: Judgement = CARMEN_JUDGEMENT) ->
     return ranked
 
 
+def least_undercut(view: DealView) -> int:
+    """The fewest points an undercut scores in this deal (a tie: the undercut bonus, times the
+    deal's multiplier), from the engine's points function."""
+    return deal_points(view.ruleset, UNDERCUT, 0, 0, view.multiplier)
+
+
 def knock_ceiling(
-    know: Knowledge, undercut_bonus: int, match: MatchContext, judgement: Judgement = CARMEN_JUDGEMENT
+    know: Knowledge, undercut_points: int, match: MatchContext, judgement: Judgement = CARMEN_JUDGEMENT
 ) -> int:
     """The most deadwood CARMEN knocks with now.
 
     Early the opponent's hand is still rough, so any legal knock wins; later every
     two discards shave a point, and cards the opponent took from the pile (melds in
-    its hand) shave two each. When an undercut would hand the opponent the match,
-    only a near-gin knock.
+    its hand) shave two each. When an undercut (``undercut_points``: the least one, see
+    least_undercut) would hand the opponent the match, only a near-gin knock.
     """
     caution = max(0, know.turns - judgement.early_turns) / 2
     caution += judgement.took_caution * know.opponent_known.bit_count()
     if judgement.caution_by_undercut:
-        caution *= undercut_bonus / FULL_CAUTION_UNDERCUT
+        caution *= undercut_points / FULL_CAUTION_UNDERCUT
     ceiling = know.knock_limit - int(caution)
-    if match.target is not None and match.opponent_total + undercut_bonus >= match.target:
+    if match.target is not None and match.opponent_total + undercut_points >= match.target:
         ceiling = min(ceiling, judgement.safe_at_match_point)
     return max(ceiling, 1 if know.stock_count > 4 else know.knock_limit)

@@ -27,12 +27,13 @@ import random
 import statistics
 from collections.abc import Callable, Sequence
 
+from rules import scoring
 from rules.melding import best_discard_mask, min_deadwood_mask
 from rules.moves import BIG_GIN, KNOCK, Action
 from rules.view import DealView
 
 from .base import NO_MATCH, MatchContext, draw_action, find_action, finish_action
-from .carmen import knock_ceiling, ranked_discards
+from .carmen import knock_ceiling, least_undercut, ranked_discards
 from .carmen import wants_face_up as carmen_wants_face_up
 from .handeval import bits
 from .knowledge import Knowledge, repeats_position
@@ -141,7 +142,7 @@ class Search:
     def knock_ceiling(self) -> int:
         """The most deadwood LUNA studies a knock with: its judgement's ceiling, plus the
         cheap-undercut slack where an undercut costs little but would not lose the match."""
-        match, undercut = self.match, self.view.ruleset.undercut_bonus
+        match, undercut = self.match, least_undercut(self.view)
         ceiling = knock_ceiling(self.know, undercut, match, self.settings.judgement)
         if self.undercut_loses_match():
             return ceiling
@@ -150,17 +151,19 @@ class Search:
 
     def match_may_end(self) -> bool:
         """Whether this deal may well end the match: an undercut would hand the opponent the
-        target, or a plain knock would bring LUNA to it."""
+        target, or a knock won by the knock limit's worth of deadwood would bring LUNA to it."""
         match = self.match
         if match.target is None:
             return False
-        return self.undercut_loses_match() or match.my_total + self.know.knock_limit >= match.target
+        knock = scoring.deal_points(
+            self.view.ruleset, scoring.KNOCK, 0, self.know.knock_limit, self.view.multiplier
+        )
+        return self.undercut_loses_match() or match.my_total + knock >= match.target
 
     def undercut_loses_match(self) -> bool:
         """Whether an undercut in this deal would bring the opponent to the match's target."""
         match = self.match
-        undercut = self.view.ruleset.undercut_bonus
-        return match.target is not None and match.opponent_total + undercut >= match.target
+        return match.target is not None and match.opponent_total + least_undercut(self.view) >= match.target
 
     def discard_move(self, card: int, knock: bool) -> Move:
         me = self.me
@@ -224,7 +227,9 @@ class Search:
             mine += points
         elif winner != DEAD:
             theirs += points
-        return match_chance(mine, theirs, match.target, ruleset.gin_bonus, ruleset.undercut_bonus)
+        return match_chance(
+            mine, theirs, match.target, ruleset.gin_bonus, ruleset.undercut_bonus, ruleset.oklahoma
+        )
 
 
 def paired_gains(values: list[list[float]]) -> list[tuple[float, float]]:

@@ -22,6 +22,7 @@ from rules.melding import (
     min_deadwood_mask,
 )
 from rules.ruleset import Ruleset
+from rules.scoring import BIG_GIN, GIN, deal_points, knock_end
 from rules.showdown import shown_arrangement_mask
 
 from .handeval import RANK_SPREAD, VALUE
@@ -33,19 +34,17 @@ DEAD = -1  # the "winner" of a dead deal
 
 @dataclass(frozen=True, slots=True)
 class SimRules:
+    """The deal's terms: its rule set (scored by rules.scoring), knock limit and multiplier."""
+
+    ruleset: Ruleset
     knock_limit: int
-    gin_bonus: int
-    big_gin_bonus: int  # -1: not played
-    undercut_bonus: int
+    multiplier: int
+    big_gin: bool  # the rule set plays big gin
     dead_stock: int
-    multiplier: int = 1
 
     @staticmethod
     def of(ruleset: Ruleset, knock_limit: int, multiplier: int = 1) -> SimRules:
-        big = ruleset.big_gin_bonus if ruleset.big_gin_bonus is not None else -1
-        return SimRules(
-            knock_limit, ruleset.gin_bonus, big, ruleset.undercut_bonus, ruleset.dead_stock, multiplier
-        )
+        return SimRules(ruleset, knock_limit, multiplier, ruleset.has_big_gin, ruleset.dead_stock)
 
 
 @dataclass(slots=True)
@@ -183,25 +182,31 @@ def settle(sim: SimDeal, knocker: int) -> tuple[int, int]:
     hand, defender = sim.hands[knocker], sim.hands[1 - knocker]
     arrangements, deadwood = all_best_arrangements_mask(hand)
     if deadwood == 0:
-        return knocker, (rules.gin_bonus + min_deadwood_mask(defender)) * rules.multiplier
+        return knocker, deal_points(rules.ruleset, GIN, 0, min_deadwood_mask(defender), rules.multiplier)
     defence = shown_arrangement_mask(arrangements, defender)[1].deadwood
-    if defence > deadwood:
-        return knocker, (defence - deadwood) * rules.multiplier
-    return 1 - knocker, (deadwood - defence + rules.undercut_bonus) * rules.multiplier
+    _, knocker_scores, points = knock_end(rules.ruleset, deadwood, defence, rules.multiplier)
+    return (knocker if knocker_scores else 1 - knocker), points
 
 
 def finish_turn(sim: SimDeal, player: int, just_taken: int) -> tuple[int, int] | None:
     """The policy's discard step for ``player`` holding 11 cards; the result if the deal ends."""
     rules = sim.rules
     hand = sim.hands[player]
-    if rules.big_gin_bonus >= 0 and arranged(hand)[1] == 0:
-        return player, (rules.big_gin_bonus + min_deadwood_mask(sim.hands[1 - player])) * rules.multiplier
+    if rules.big_gin and arranged(hand)[1] == 0:
+        return big_gin(sim, player)
     card, deadwood = policy_discard(hand, just_taken)
     if deadwood <= rules.knock_limit:
         return discard(sim, player, card, knock=True)
     if player == sim.keeper:
         card = keeping_discard(hand, just_taken)
     return discard(sim, player, card, knock=False)
+
+
+def big_gin(sim: SimDeal, player: int) -> tuple[int, int]:
+    """(scoring seat, points) of big gin declared by ``player`` holding 11 melded cards."""
+    rules = sim.rules
+    defender = min_deadwood_mask(sim.hands[1 - player])
+    return player, deal_points(rules.ruleset, BIG_GIN, 0, defender, rules.multiplier)
 
 
 def discard(sim: SimDeal, player: int, card: int, knock: bool) -> tuple[int, int] | None:

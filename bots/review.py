@@ -30,6 +30,7 @@ from typing import Any
 from rules.deal import Deal
 from rules.melding import best_discard_mask, min_deadwood_mask
 from rules.moves import BIG_GIN, DISCARD, KNOCK, TAKE_DISCARD, TAKE_UPCARD, Action
+from rules.ruleset import Ruleset
 from rules.view import DealView
 
 from .base import MatchContext, find_action
@@ -38,7 +39,7 @@ from .knowledge import Knowledge
 from .luna import Move, Outcome, Search
 from .luna_settings import LUNA_SETTINGS, LunaSettings
 from .matchodds import match_chance
-from .playout import DEAD, SimDeal, draw, finish_turn, play_out
+from .playout import DEAD, SimDeal, big_gin, draw, finish_turn, play_out
 
 # Loss in match-winning chance (0..1) from which a move is marked, worst first.
 VERDICTS: tuple[tuple[str, float], ...] = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
@@ -153,22 +154,21 @@ def review_deal(
         if progress is not None:
             progress(done, len(points))
     ruleset = deal.ruleset
-    gin, undercut = ruleset.gin_bonus, ruleset.undercut_bonus
     end = (scores[0] + deal.score_for(0), scores[1] + deal.score_for(1))
-    ends = _chances(end, ruleset.target, gin, undercut)
+    ends = _chances(end, ruleset)
     if ruleset.target is None and deal.winner is not None:  # one deal was the whole match
         ends = (float(deal.winner == 0), float(deal.winner == 1))
     return DealReview(
         seats=tuple(sorted(set(seats))),
         decisions=tuple(decisions),
-        start_chances=_chances(scores, ruleset.target, gin, undercut),
+        start_chances=_chances(scores, ruleset),
         end_chances=ends,
     )
 
 
-def _chances(scores: tuple[int, int], target: int | None, gin: int, undercut: int) -> tuple[float, float]:
-    first = match_chance(scores[0], scores[1], target, gin, undercut)
-    return first, match_chance(scores[1], scores[0], target, gin, undercut)
+def _chances(scores: tuple[int, int], ruleset: Ruleset) -> tuple[float, float]:
+    terms = ruleset.target, ruleset.gin_bonus, ruleset.undercut_bonus, ruleset.oklahoma
+    return match_chance(scores[0], scores[1], *terms), match_chance(scores[1], scores[0], *terms)
 
 
 def review_decision(
@@ -306,8 +306,7 @@ class ReviewSearch(Search):
         return stock
 
     def big_gin(self, sim: SimDeal) -> Outcome:
-        rules = sim.rules
-        return self.me, (rules.big_gin_bonus + min_deadwood_mask(sim.hands[1 - self.me])) * rules.multiplier
+        return big_gin(sim, self.me)
 
     def value(self, outcome: Outcome) -> float:
         """The match-winning chance; in a single-deal match, the chance of winning the deal."""

@@ -23,13 +23,17 @@ from .errors import (
 from .hollywood import Game
 from .match import DealRecord, Match, SeatScore
 from .melding import DiscardChoice, Melding, best_discard, best_melding
-from .moves import Action, DeadDeal, Event
+from .moves import ACTION_KINDS, Action, DeadDeal, Event
 from .ruleset import RULESETS, Ruleset
+from .scoring import ALL_OUTCOMES, OUTCOMES, deal_points
 from .showdown import Layoff, Showdown, showdown
 from .view import DealView
 
 __all__ = [
+    "ACTION_KINDS",
+    "ALL_OUTCOMES",
     "CARDS",
+    "OUTCOMES",
     "RULESETS",
     "Action",
     "Card",
@@ -55,6 +59,7 @@ __all__ = [
     "Showdown",
     "best_discard",
     "best_melding",
+    "deal_points",
     "new_deck",
     "parse_cards",
     "replay",

@@ -36,6 +36,7 @@ from .moves import (
     Event,
 )
 from .ruleset import RULESETS, Ruleset
+from .scoring import deal_terms
 from .showdown import Showdown, showdown
 from .view import DealView, card_or_none, cards_of
 
@@ -136,14 +137,6 @@ def check_format(data: object, what: str, expected: int) -> dict[str, Any]:
     return data
 
 
-def _oklahoma(ruleset: Ruleset, upcard: Card) -> tuple[int, int]:
-    """(knock limit, score multiplier): Oklahoma takes them from the first upcard."""
-    if not ruleset.oklahoma:
-        return ruleset.knock_limit, 1
-    limit = 0 if upcard.rank == 1 else upcard.points  # an ace upcard: gin only
-    return limit, 2 if upcard.suit == "S" else 1
-
-
 class Deal:
     """An immutable deal state. Read it through the properties; `apply` returns a new one."""
 
@@ -214,7 +207,7 @@ class Deal:
         deal._actions = ()
         deal._result = None
         deal._knocker = NO_SEAT
-        deal._limit, deal._multiplier = _oklahoma(rules, CARDS[order[UPCARD_POSITION]])
+        deal._limit, deal._multiplier = deal_terms(rules, CARDS[order[UPCARD_POSITION]])
         deal._legal = None
         return deal
 

@@ -19,10 +19,9 @@ from .deal import Deal, as_ruleset, check_format, check_seat
 from .errors import IllegalMove, InvalidState, RulesError
 from .hollywood import Game, all_closed, game_in_play, new_games, score_win
 from .ruleset import Ruleset
+from .scoring import ALL_OUTCOMES, DEAD, OUTCOMES
 
 FORMAT = 1  # version of the to_dict layout
-SCORED_OUTCOMES = ("knock", "gin", "big_gin", "undercut")
-DEAD = "dead"
 END_REASONS = ("resign", "forfeit")
 
 
@@ -31,7 +30,7 @@ class DealRecord:
     """One row of the score sheet."""
 
     dealer: int
-    outcome: str  # "knock", "gin", "big_gin", "undercut" or "dead"
+    outcome: str  # one of rules.scoring.ALL_OUTCOMES
     winner: int | None  # None for a dead deal
     points: int  # to the winner
     knocker: int | None  # None for a dead deal
@@ -305,8 +304,8 @@ def _check_row(outcome: str, winner: int | None, points: int, knocker: int | Non
         if winner is not None or points != 0 or knocker is not None:
             raise RulesError("a dead deal has no winner, no knocker and no points")
         return
-    if outcome not in SCORED_OUTCOMES:
-        raise RulesError(f"outcome must be one of {', '.join((*SCORED_OUTCOMES, DEAD))}, not {outcome!r}")
+    if outcome not in OUTCOMES:
+        raise RulesError(f"outcome must be one of {', '.join(ALL_OUTCOMES)}, not {outcome!r}")
     check_seat(winner, "the winner")
     if knocker is not None:
         check_seat(knocker, "the knocker")

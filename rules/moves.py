@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .cards import CARDS, Card, as_cards
 from .errors import IllegalMove, InvalidState
+from .scoring import DEAD
 
 if TYPE_CHECKING:
     from .showdown import Showdown
@@ -139,7 +140,7 @@ class DeadDeal:
 
     @property
     def outcome(self) -> str:
-        return "dead"
+        return DEAD
 
     @property
     def points(self) -> int:
@@ -150,7 +151,7 @@ class DeadDeal:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"outcome": "dead", "hands": [[str(card) for card in hand] for hand in self.hands]}
+        return {"outcome": DEAD, "hands": [[str(card) for card in hand] for hand in self.hands]}
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> DeadDeal:

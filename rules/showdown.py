@@ -30,10 +30,9 @@ from .melding import (
     points_mask,
 )
 from .ruleset import Ruleset
+from .scoring import BIG_GIN, GIN, OUTCOMES, Outcome, deal_points, knock_end
 
-Outcome = Literal["knock", "gin", "big_gin", "undercut"]
 Winner = Literal["knocker", "defender"]
-OUTCOMES: tuple[Outcome, ...] = ("knock", "gin", "big_gin", "undercut")
 WINNERS: tuple[Winner, ...] = ("knocker", "defender")
 
 HAND = 10
@@ -298,7 +297,7 @@ def showdown(
             f"cannot knock with {knocker_deadwood} points of deadwood: the knock limit is {limit}"
         )
     if knocker_deadwood == 0:
-        return _gin("gin", ruleset.gin_bonus, knocker, arrangements[0], defender, multiplier)
+        return _gin(ruleset, GIN, knocker, arrangements[0], defender, multiplier)
     return _knock(ruleset, knocker, arrangements, knocker_deadwood, defender, multiplier)
 
 
@@ -308,12 +307,12 @@ def _big_gin(ruleset: Ruleset, knocker: int, defender: int, multiplier: int) -> 
     melds, deadwood = best_arrangement_mask(knocker)
     if deadwood:
         raise IllegalMove(f"big gin needs all 11 cards melded, but {deadwood} points of deadwood remain")
-    return _gin("big_gin", ruleset.big_gin_bonus, knocker, melds, defender, multiplier)
+    return _gin(ruleset, BIG_GIN, knocker, melds, defender, multiplier)
 
 
 def _gin(
+    ruleset: Ruleset,
     outcome: Outcome,
-    bonus: int,
     knocker: int,
     knocker_melds: tuple[int, ...],
     defender: int,
@@ -326,7 +325,7 @@ def _gin(
     return Showdown(
         outcome=outcome,
         winner="knocker",
-        points=(bonus + defender_deadwood) * multiplier,
+        points=deal_points(ruleset, outcome, 0, defender_deadwood, multiplier),
         knocker_melds=shown.melds,
         knocker_deadwood=0,
         knocker_deadwood_cards=(),
@@ -350,17 +349,11 @@ def _knock(
     own_melds, _ = best_arrangement_mask(defence.own_melds)
     own = melding_from_masks(defender & ~defence.laid, own_melds)
     layoffs = _layoff_list(chosen, shown.melds, defender & ~defence.own_melds)
-    if defence.deadwood > knocker_deadwood:
-        outcome: Outcome = "knock"
-        winner: Winner = "knocker"
-        points = defence.deadwood - knocker_deadwood
-    else:
-        outcome, winner = "undercut", "defender"
-        points = knocker_deadwood - defence.deadwood + ruleset.undercut_bonus
+    outcome, knocker_wins, points = knock_end(ruleset, knocker_deadwood, defence.deadwood, multiplier)
     return Showdown(
         outcome=outcome,
-        winner=winner,
-        points=points * multiplier,
+        winner="knocker" if knocker_wins else "defender",
+        points=points,
         knocker_melds=shown.melds,
         knocker_deadwood=knocker_deadwood,
         knocker_deadwood_cards=shown.deadwood,

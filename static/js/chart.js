@@ -1,17 +1,10 @@
 // The match's two running totals as an SVG line chart, drawn by the page.
-const SVG = "http://www.w3.org/2000/svg";
+import { svgNode } from "./dom.js";
 const WIDTH = 300;
 const HEIGHT = 150;
 const PAD = { left: 28, right: 10, top: 10, bottom: 20 };
 const LABEL_CHARS = 22;
 const LABEL_HEIGHT = 10;
-
-function node(name, attributes, text) {
-  const element = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, String(value));
-  if (text !== undefined) element.textContent = text;
-  return element;
-}
 
 // A name at the end of its line, cut short enough that two of them fit the chart side by side
 // with the axis labels; the full name is the label's title.
@@ -37,30 +30,30 @@ export function scoreChart(sheet, target, names, title) {
   const top = Math.max(target || 0, ...totals.flat(), 10);
   const x = (index) => PAD.left + (index * (WIDTH - PAD.left - PAD.right)) / Math.max(totals.length - 1, 1);
   const y = (value) => HEIGHT - PAD.bottom - (value * (HEIGHT - PAD.top - PAD.bottom)) / top;
-  const svg = node("svg", { class: "chart", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img" });
-  svg.append(node("title", {}, title));
-  svg.append(node("line", { class: "axis", x1: PAD.left, y1: y(0), x2: WIDTH - PAD.right, y2: y(0) }));
-  svg.append(node("line", { class: "axis", x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: y(0) }));
-  svg.append(node("text", { x: 2, y: y(0) + 3 }, "0"));
-  svg.append(node("text", { x: 2, y: y(top) + 8 }, String(top)));
+  const svg = svgNode("svg", { class: "chart", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img" });
+  svg.append(svgNode("title", {}, title));
+  svg.append(svgNode("line", { class: "axis", x1: PAD.left, y1: y(0), x2: WIDTH - PAD.right, y2: y(0) }));
+  svg.append(svgNode("line", { class: "axis", x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: y(0) }));
+  svg.append(svgNode("text", { x: 2, y: y(0) + 3 }, "0"));
+  svg.append(svgNode("text", { x: 2, y: y(top) + 8 }, String(top)));
   if (target) {
-    svg.append(node("line", { class: "target", x1: PAD.left, y1: y(target), x2: WIDTH - PAD.right, y2: y(target) }));
+    svg.append(svgNode("line", { class: "target", x1: PAD.left, y1: y(target), x2: WIDTH - PAD.right, y2: y(target) }));
   }
   for (const seat of [0, 1]) {
     const points = totals.map((pair, index) => `${x(index)},${y(pair[seat])}`).join(" ");
-    svg.append(node("polyline", { class: `line${seat}`, points }));
+    svg.append(svgNode("polyline", { class: `line${seat}`, points }));
     totals.forEach((pair, index) => {
-      svg.append(node("circle", { class: `dot${seat}`, cx: x(index), cy: y(pair[seat]), r: 3 }));
+      svg.append(svgNode("circle", { class: `dot${seat}`, cx: x(index), cy: y(pair[seat]), r: 3 }));
     });
   }
   const labelsY = nameLabelsY(totals[totals.length - 1].map(y));
   for (const seat of [0, 1]) {
-    const label = node("text", { class: "name", x: WIDTH - PAD.right - 4, y: labelsY[seat], "text-anchor": "end" }, shortLabel(names[seat]));
-    label.append(node("title", {}, names[seat]));
+    const label = svgNode("text", { class: "name", x: WIDTH - PAD.right - 4, y: labelsY[seat], "text-anchor": "end" }, shortLabel(names[seat]));
+    label.append(svgNode("title", {}, names[seat]));
     svg.append(label);
   }
   totals.forEach((_pair, index) => {
-    if (index > 0) svg.append(node("text", { x: x(index) - 3, y: HEIGHT - 6 }, String(index)));
+    if (index > 0) svg.append(svgNode("text", { x: x(index) - 3, y: HEIGHT - 6 }, String(index)));
   });
   return svg;
 }

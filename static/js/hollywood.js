@@ -1,15 +1,9 @@
 // Hollywood scoring on the page: the score sheet in three columns (games 1–3, each with both
 // running totals and its closed state) and the three games' results at the end of the match.
 // Everything comes from the server's match record (match.games, row.games): no rule here.
+import { element } from "./dom.js";
 import { _, fmt } from "./i18n.js";
 import { dealLine, outcomeName } from "./texts.js";
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 export function isHollywood(match) {
   return Boolean(match && match.games && match.games.length);

@@ -1,20 +1,13 @@
 // Profile: alert preferences saved as you tick them (PATCH /api/me), web push for this device
 // when the site has a key, and the browser's time zone as a suggestion.
 import { api } from "./api.js";
+import { $, pageData } from "./dom.js";
 import { _ } from "./i18n.js";
 import { WORKER_URL } from "./site.js";
 
-const DEFAULTS = {
-  your_move: ["site", "push", "email"],
-  reminder: ["site", "push", "email"],
-  chat: ["site", "push"],
-  rematch_offer: ["site", "push", "email"],
-  match_over: ["site", "push"],
-  challenge: ["site", "push", "email"],
-};
-const status = document.getElementById("alerts-status");
-const stored = JSON.parse(document.getElementById("alert-prefs").textContent || "{}") || {};
-const prefs = { ...DEFAULTS, ...stored };
+// Each alert's default channels come from the server (tables/alerts/prefs.py, json_script).
+const status = $("alerts-status");
+const prefs = { ...pageData("alert-defaults"), ...(pageData("alert-prefs") || {}) };
 
 async function save() {
   const answer = await api.patch("/me", { alert_prefs: prefs });
@@ -34,7 +27,7 @@ for (const row of document.querySelectorAll("#alert-grid [data-kind]")) {
     });
   }
 }
-const digest = document.getElementById("pref-digest");
+const digest = $("pref-digest");
 digest.checked = Boolean(prefs.digest);
 digest.addEventListener("change", () => {
   prefs.digest = digest.checked;
@@ -74,4 +67,4 @@ async function subscribePush() {
   status.textContent = saved.ok ? _("Notifications are on for this device.") : _("That did not work.");
 }
 
-document.getElementById("push-subscribe").addEventListener("click", subscribePush);
+$("push-subscribe").addEventListener("click", subscribePush);

@@ -2,14 +2,14 @@
 // rebuilt with the engine (the page decides no rule). ←/→ one move, Home/End the ends; the
 // step is in the address (?step=N, or #N) so that a link opens at that move.
 import { cardFace, shortNames } from "./cards.js";
+import { $, element, pageData } from "./dom.js";
 import { _, fmt } from "./i18n.js";
 import { replayReview } from "./replay_review.js";
 import { summaryContent } from "./summary.js";
 import { actionFragment, sentence } from "./texts.js";
 
-const $ = (id) => document.getElementById(id);
 const app = $("replay-app");
-const data = JSON.parse($("replay-data").textContent);
+const data = pageData("replay-data");
 const suits = app.dataset.suits;
 const names = data.match.players.map((player) => (player ? player.name : "—"));
 const last = data.steps.length - 1;
@@ -17,13 +17,6 @@ const last = data.steps.length - 1;
 const bottom = app.dataset.seat === "1" ? 1 : 0;
 const seats = { top: 1 - bottom, bottom };
 let current = 0;
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function stepFromAddress() {
   const raw = new URLSearchParams(window.location.search).get("step") ?? window.location.hash.slice(1);

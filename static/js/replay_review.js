@@ -5,9 +5,10 @@
 // chart (the step shown marked on it), the thresholds, the marks (✓ ?! ? ??) beside the moves
 // of the replay's own move list (a mark is a link to its step) and, at a marked step, LUNA's
 // preferred move and the hindsight line. The pieces are review_parts.js's, as in the end-of-deal box.
+import { element } from "./dom.js";
 import { _, fmt } from "./i18n.js";
 import {
-  MARKS, askReview, chanceChart, decisionNote, element, loadReview, loginNote, markChartStep, progressNote, reviewEntry,
+  MARKS, askReview, chanceChart, decisionNote, loadReview, loginNote, markChartStep, progressNote, reviewEntry,
   summaryLine, thresholdsText, verdictName,
 } from "./review_parts.js";
 

@@ -1,12 +1,13 @@
 // LUNA's review of a finished deal in the end-of-deal box: a button, progress while a worker
 // computes it (polled), then per seat a one-line summary, the chance chart and the verdict marks
 // along the deal's move list (static/js/review_parts.js draws the pieces).
+import { element } from "./dom.js";
 import { _, fmt } from "./i18n.js";
 import {
-  MARKS, askReview, chanceChart, decisionNote, element, loginNote, progressNote, reviewEntry, summaryLine, thresholdsText,
+  MARKS, askReview, chanceChart, decisionNote, loginNote, progressNote, reviewEntry, summaryLine, thresholdsText,
   verdictName,
 } from "./review_parts.js";
-import { actionFragment } from "./texts.js";
+import { actionFragment, isMove } from "./texts.js";
 
 export { summaryLine };
 
@@ -14,7 +15,7 @@ export { summaryLine };
 function moveList(history, decisions, names) {
   const byNumber = new Map(decisions.map((d) => [d.number, d]));
   const list = element("ol", "review-moves");
-  history.filter((event) => event.seat !== null && !["deal_over", "dead_deal"].includes(event.kind)).forEach((event, index) => {
+  history.filter((event) => event.seat !== null && isMove(event)).forEach((event, index) => {
     const number = index + 1;
     const decision = byNumber.get(number);
     const item = element("li", decision ? `verdict-${decision.verdict}` : "");

@@ -4,47 +4,18 @@
 // thresholds, the progress while a worker computes it, and the requests (ask, read, poll).
 // The server decides every number (bots/review.py).
 import { api } from "./api.js";
-import { shortName } from "./cards.js";
+import { element, svgNode } from "./dom.js";
 import { _, fmt, ngettext } from "./i18n.js";
+import { moveName } from "./texts.js";
 
 const POLL_MS = 1000;
-const SVG = "http://www.w3.org/2000/svg";
 export const MARKS = { good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??" };
 const answers = new Map(); // review path -> {answer, error, busy}: kept while a page redraws
-
-export function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-function svgNode(name, attributes, text) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 const percent = (chance) => `${Math.round(chance * 100)} %`;
 
 export function verdictName(verdict) {
   return { good: _("good move"), inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[verdict];
-}
-
-// "discard 7H" as the move list says it: "discard 7♥", "knock with 7♥", "draw from the stock".
-export function moveName(action) {
-  const [kind, card] = action.split(" ");
-  const names = {
-    take_upcard: _("take the upcard"),
-    pass: _("pass the upcard"),
-    draw_stock: _("draw from the stock"),
-    take_discard: _("take the discard"),
-    big_gin: _("declare big gin"),
-  };
-  if (kind === "discard") return fmt(_("discard %(card)s"), { card: shortName(card) });
-  if (kind === "knock") return fmt(_("knock with %(card)s"), { card: shortName(card) });
-  return names[kind] || action;
 }
 
 function worstMoveText(decision) {

@@ -1,17 +1,11 @@
 // The end-of-deal box (both hands in melds, deadwood, layoffs, outcome, points) and the
 // end-of-match scores; and the score sheet table the side panel shows too.
 import { cardFace, shortNames } from "./cards.js";
+import { element } from "./dom.js";
 import { hollywoodResults, hollywoodSheet, isHollywood } from "./hollywood.js";
 import { _, fmt } from "./i18n.js";
 import { reviewPanel } from "./review.js";
 import { dealLine, outcomeName } from "./texts.js";
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function cardRow(groups, suitsUrl, laid = new Set()) {
   const row = element("div", "mini-row");

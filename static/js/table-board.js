@@ -1,6 +1,7 @@
 // The felt of the table page: both players, the opponent's fan, the piles, this player's hand
 // and the deadwood meter, drawn from the state in table-state.js.
 import { cardBack, cardFace, cardName, shortName } from "./cards.js";
+import { element } from "./dom.js";
 import { _, fmt, ngettext } from "./i18n.js";
 import { knockedFaceDown } from "./summary.js";
 import {
@@ -54,18 +55,13 @@ function playerInfo(box, seat) {
 // A seated account's name links to its page (guests and robots have none). A plain link: it
 // opens in this tab, and the felt's own click handlers are on the cards and piles, not here.
 function nameElement(player) {
-  const name = document.createElement(player && player.player_url ? "a" : "span");
-  name.className = "name";
-  name.textContent = player ? player.name : _("free seat");
+  const name = element(player && player.player_url ? "a" : "span", "name", player ? player.name : _("free seat"));
   if (player && player.player_url) name.href = player.player_url;
   return name;
 }
 
 function tag(text) {
-  const span = document.createElement("span");
-  span.className = "pill";
-  span.textContent = text;
-  return span;
+  return element("span", "pill", text);
 }
 
 function drawFan(box, seat) {

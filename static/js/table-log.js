@@ -1,5 +1,6 @@
 // The side panel's move log (the match's finished deals, then the current deal's moves, from
 // state.deal.log: the server names no card this reader may not see) and the count of spectators.
+import { element } from "./dom.js";
 import { _, fmt, ngettext } from "./i18n.js";
 import { actionFragment, dealLine, sentence } from "./texts.js";
 import { $, clear, names, ui } from "./table-state.js";
@@ -11,10 +12,7 @@ export function logFragment(row) {
 }
 
 function line(list, text, className = "") {
-  const item = document.createElement("li");
-  if (className) item.className = className;
-  item.textContent = text;
-  list.append(item);
+  list.append(element("li", className, text));
 }
 
 export function drawMoveLog() {

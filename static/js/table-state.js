@@ -1,11 +1,12 @@
 // The table page's state: the table as the server last sent it, this browser's own choices, and
 // what follows from them. The server decides everything (legal moves, melds, deadwood, the best
 // discard: state.deal.view and state.deal.coach); the page only reads it.
+import { $, clear, pageData } from "./dom.js";
 import { arrangeHand } from "./hand.js";
 import { _, fmt } from "./i18n.js";
 
-export const app = document.getElementById("table-app");
-export const $ = (id) => document.getElementById(id);
+export { $, clear, pageData };
+export const app = $("table-app");
 export const token = app.dataset.token;
 export const suitsUrl = app.dataset.suits;
 // The archive page of a match of this table, or null when this visitor may not see them: the
@@ -16,12 +17,6 @@ export const store = {
   get: (key, fallback) => JSON.parse(localStorage.getItem(key) || "null") ?? fallback,
   set: (key, value) => localStorage.setItem(key, JSON.stringify(value)),
 };
-
-// What a json_script tag put in the page; null when the tag is missing.
-export function pageData(id) {
-  const element = $(id);
-  return element ? JSON.parse(element.textContent) : null;
-}
 
 // The table as last sent, the chat so far, and this browser's view of them.
 export const ui = {
@@ -88,11 +83,6 @@ export function handGroups() {
 }
 
 // -- page helpers ------------------------------------------------------------------------
-
-export function clear(node) {
-  node.replaceChildren();
-  return node;
-}
 
 export function show(id, visible) {
   $(id).hidden = !visible;

@@ -1,28 +1,27 @@
 // The sentences the table shows: what a player did, how a deal ended, how long a clock has left.
+// The names of the moves and outcomes come from the server, in the page's language (json_script
+// "rule-names", tables/play/texts.py): the engine's list of them is the only one.
 import { shortName } from "./cards.js";
+import { pageData } from "./dom.js";
 import { _, fmt, ngettext } from "./i18n.js";
 
-// What one event did, without its subject: "took 7♥ from the pile".
+const RULE_NAMES = pageData("rule-names") || { moves: {}, outcomes: {} };
+
+// What one event did, without its subject: "took 7♥ from the pile"; "" for the deal's end.
 export function actionFragment(event) {
-  const card = event.card ? shortName(event.card) : "";
-  switch (event.kind) {
-    case "take_upcard":
-      return fmt(_("took the upcard %(card)s"), { card });
-    case "pass":
-      return _("passed");
-    case "draw_stock":
-      return card ? fmt(_("drew %(card)s from the stock"), { card }) : _("drew from the stock");
-    case "take_discard":
-      return fmt(_("took %(card)s from the pile"), { card });
-    case "discard":
-      return fmt(_("discarded %(card)s"), { card });
-    case "knock":
-      return fmt(_("knocked, discarding %(card)s"), { card });
-    case "big_gin":
-      return _("declared big gin");
-    default:
-      return "";
-  }
+  const names = RULE_NAMES.moves[event.kind];
+  if (!names) return "";
+  return event.card ? fmt(names.done, { card: shortName(event.card) }) : fmt(names.unseen, { card: "" });
+}
+
+// A player's move (not the deal's end).
+export const isMove = (event) => event.kind in RULE_NAMES.moves;
+
+// "discard 7H" as a choice: "discard 7♥", "knock with 7♥", "draw from the stock".
+export function moveName(action) {
+  const [kind, card] = action.split(" ");
+  const names = RULE_NAMES.moves[kind];
+  return names ? fmt(names.verb, { card: card ? shortName(card) : "" }) : action;
 }
 
 export function joinFragments(fragments) {
@@ -34,16 +33,8 @@ export function sentence(name, fragments) {
   return fmt(_("%(name)s %(action)s"), { name, action: joinFragments(fragments) });
 }
 
-const OUTCOME_NAMES = () => ({
-  knock: _("knock"),
-  gin: _("gin"),
-  big_gin: _("big gin"),
-  undercut: _("undercut"),
-  dead: _("dead deal"),
-});
-
 export function outcomeName(outcome) {
-  return OUTCOME_NAMES()[outcome] || outcome;
+  return RULE_NAMES.outcomes[outcome] || outcome;
 }
 
 // One line for a score-sheet row or a finished deal.

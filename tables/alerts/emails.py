@@ -10,6 +10,7 @@ from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
 
 from tables.accounts.models import Player
 from tables.alerts.texts import language
@@ -56,15 +57,15 @@ def _send(
     to = address_of(player)
     if to is None:
         return False
-    lang = language(player.language)
     unsubscribe = unsubscribe_url(player, unsubscribe_kind)
     context = {
         **context,
         "unsubscribe_url": unsubscribe,
         "unsubscribe_all_url": unsubscribe_url(player, None),
     }
-    text = render_to_string(f"alerts/{template}.{lang}.txt", context)
-    html = render_to_string(f"alerts/{template}.{lang}.html", context)
+    with translation.override(language(player.language)):
+        text = render_to_string(f"alerts/{template}.txt", context)
+        html = render_to_string(f"alerts/{template}.html", context)
     message = EmailMultiAlternatives(
         subject=subject,
         body=text,

@@ -24,7 +24,7 @@ from redis.exceptions import RedisError
 from tables.accounts.models import Player
 from tables.alerts import emails, prefs, presence, push
 from tables.alerts.models import Activity, SentAlert, TablePresence
-from tables.alerts.texts import RESULTS, duration, language, render
+from tables.alerts.texts import digest_subject, duration, language, match_result, render
 from tables.background import scheduling
 from tables.core.announcements import Alerts, ChangeKind
 from tables.core.errors import NotFound
@@ -148,7 +148,7 @@ def _match_over(table: Table, match: Match, seat: int) -> Alert:
     final = record.final_scores
     if record.games and final is not None:  # Hollywood: the match's score is its three games' sum
         verdict, totals = f"{verdict}_games", (final[0].total, final[1].total)
-    result = RESULTS[language(player.language)][verdict].format(mine=totals[seat], theirs=totals[1 - seat])
+    result = match_result(verdict, player.language, mine=totals[seat], theirs=totals[1 - seat])
     return Alert("match_over", player, table, f"match:{match.pk}", {**_names(table, seat), "result": result})
 
 
@@ -364,8 +364,4 @@ def _send_digest(player: Player) -> int:
     ]
     if not rows:
         return 0
-    lang = language(player.language)
-    subject = (
-        f"Es tu turno en {len(rows)} mesa(s)" if lang == "es" else f"It is your move at {len(rows)} table(s)"
-    )
-    return int(emails.send_digest(player, rows, subject))
+    return int(emails.send_digest(player, rows, digest_subject(len(rows), player.language)))

@@ -29,6 +29,12 @@ DEFAULT_CHANNELS = {
 }
 
 
+def defaults_for_page() -> dict[str, list[str]]:
+    """Each kind's default channels, for the profile page's script (json_script "alert-defaults"):
+    a kind the player never set shows ticked as it is served."""
+    return {kind: list(DEFAULT_CHANNELS[kind]) for kind in KINDS}
+
+
 @dataclass(frozen=True)
 class Prefs:
     channels: dict[str, frozenset[str]]

@@ -1,81 +1,93 @@
-"""What alerts say, in Spanish and English (the player's ``language``)."""
+"""What alerts say, on gettext like every other string of the site: each text is rendered in
+the player's ``language`` (Spanish unless the player chose English) with that language active
+(``translation.override``), its translations in locale/<language>/LC_MESSAGES/django.po."""
 
 from __future__ import annotations
 
-TEXTS: dict[str, dict[str, tuple[str, str]]] = {
-    "your_move": {
-        "es": ("Te toca contra {opponent}", "{opponent} ha jugado: es tu turno."),
-        "en": ("Your move against {opponent}", "{opponent} has played: it is your turn."),
-    },
-    "reminder": {
-        "es": ("Quedan {left} para jugar contra {opponent}", "Si no juegas, el servidor jugará por ti."),
-        "en": ("{left} left to move against {opponent}", "If you do not move, the server plays for you."),
-    },
-    "chat": {
-        "es": ("Mensaje de {opponent}", "{text}"),
-        "en": ("Message from {opponent}", "{text}"),
-    },
-    "rematch_offer": {
-        "es": ("{opponent} te ofrece la revancha", "Acepta o rechaza en la mesa."),
-        "en": ("{opponent} offers a rematch", "Accept or decline at the table."),
-    },
-    "challenge": {
-        "es": ("{opponent} te reta a una partida", "{rules}. Acepta o rechaza antes de {lapses}."),
-        "en": ("{opponent} challenges you to a match", "{rules}. Accept or decline before {lapses}."),
-    },
-    "challenge_accepted": {
-        "es": ("{opponent} ha aceptado tu reto", "La partida ha empezado."),
-        "en": ("{opponent} accepted your challenge", "The match has started."),
-    },
-    "seek_taken": {
-        "es": ("{opponent} ha aceptado tu búsqueda", "La partida ha empezado."),
-        "en": ("{opponent} took your seek", "The match has started."),
-    },
-    "challenge_declined": {
-        "es": ("{opponent} ha rechazado tu reto", "Puedes retar a otro jugador o publicar una búsqueda."),
-        "en": ("{opponent} declined your challenge", "You can challenge someone else or post a seek."),
-    },
-    "match_over": {
-        "es": ("Partida terminada contra {opponent}", "{result}"),
-        "en": ("Match over against {opponent}", "{result}"),
-    },
-}
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
-RESULTS = {
-    "es": {
-        "won": "Has ganado {mine}–{theirs}.",
-        "lost": "Has perdido {mine}–{theirs}.",
-        "won_games": "Has ganado {mine}–{theirs} en las tres partidas.",
-        "lost_games": "Has perdido {mine}–{theirs} en las tres partidas.",
-    },
-    "en": {
-        "won": "You won {mine}–{theirs}.",
-        "lost": "You lost {mine}–{theirs}.",
-        "won_games": "You won {mine}–{theirs} over three games.",
-        "lost_games": "You lost {mine}–{theirs} over three games.",
-    },
-}
-
-DURATIONS = {
-    "es": {"d": "{n} d", "h": "{n} h", "m": "{n} min"},
-    "en": {"d": "{n} d", "h": "{n} h", "m": "{n} min"},
-}
+LANGUAGES = ("es", "en")
 
 
 def language(code: str | None) -> str:
-    return code if code in ("es", "en") else "es"
+    return code if code in LANGUAGES else "es"
+
+
+def _titles_and_bodies() -> dict[str, tuple[str, str]]:
+    """Each alert's title and body in the active language; %(name)s stands for a value."""
+    return {
+        "your_move": (
+            gettext("Your move against %(opponent)s"),
+            gettext("%(opponent)s has played: it is your turn."),
+        ),
+        "reminder": (
+            gettext("%(left)s left to move against %(opponent)s"),
+            gettext("If you do not move, the server plays for you."),
+        ),
+        "chat": (gettext("Message from %(opponent)s"), "%(text)s"),
+        "rematch_offer": (
+            gettext("%(opponent)s offers a rematch"),
+            gettext("Accept or decline at the table."),
+        ),
+        "challenge": (
+            gettext("%(opponent)s challenges you to a match"),
+            gettext("%(rules)s. Accept or decline before %(lapses)s."),
+        ),
+        "challenge_accepted": (
+            gettext("%(opponent)s accepted your challenge"),
+            gettext("The match has started."),
+        ),
+        "seek_taken": (gettext("%(opponent)s took your seek"), gettext("The match has started.")),
+        "challenge_declined": (
+            gettext("%(opponent)s declined your challenge"),
+            gettext("You can challenge someone else or post a seek."),
+        ),
+        "match_over": (gettext("Match over against %(opponent)s"), "%(result)s"),
+    }
 
 
 def render(kind: str, lang: str, **context: object) -> tuple[str, str]:
-    title, body = TEXTS[kind][language(lang)]
-    return title.format(**context), body.format(**context)
+    """(title, body) of a ``kind`` alert in ``lang``."""
+    with translation.override(language(lang)):
+        title, body = _titles_and_bodies()[kind]
+    return title % context, body % context
+
+
+def match_result(verdict: str, lang: str, mine: int, theirs: int) -> str:
+    """The score line of a finished match: ``verdict`` won, lost, won_games or lost_games (Hollywood)."""
+    with translation.override(language(lang)):
+        results = {
+            "won": gettext("You won %(mine)s–%(theirs)s."),
+            "lost": gettext("You lost %(mine)s–%(theirs)s."),
+            "won_games": gettext("You won %(mine)s–%(theirs)s over three games."),
+            "lost_games": gettext("You lost %(mine)s–%(theirs)s over three games."),
+        }
+    return results[verdict] % {"mine": mine, "theirs": theirs}
+
+
+def digest_subject(tables: int, lang: str) -> str:
+    """The daily digest's subject: how many tables await the player."""
+    with translation.override(language(lang)):
+        text = ngettext("It is your move at %(count)s table", "It is your move at %(count)s tables", tables)
+    return text % {"count": tables}
+
+
+def turn_clock(seconds: int, lang: str) -> str:
+    """A table's turn clock, as a challenge names it: "1 d per turn", "45 s per turn"."""
+    units = ((86400, "%(count)s d"), (3600, "%(count)s h"), (60, "%(count)s min"), (1, "%(count)s s"))
+    size, unit = next(((size, unit) for size, unit in units if seconds >= size), units[-1])
+    with translation.override(language(lang)):
+        clock = gettext(unit) % {"count": seconds // size}
+        return gettext("%(clock)s per turn") % {"clock": clock}
 
 
 def duration(seconds: float, lang: str) -> str:
-    units = DURATIONS[language(lang)]
+    """A clock's time left, rounded to its largest unit: "2 d", "5 h", "12 min"."""
     seconds = max(0, int(seconds))
-    if seconds >= 86400:
-        return units["d"].format(n=round(seconds / 86400))
-    if seconds >= 3600:
-        return units["h"].format(n=round(seconds / 3600))
-    return units["m"].format(n=max(1, round(seconds / 60)))
+    with translation.override(language(lang)):
+        if seconds >= 86400:
+            return gettext("%(count)s d") % {"count": round(seconds / 86400)}
+        if seconds >= 3600:
+            return gettext("%(count)s h") % {"count": round(seconds / 3600)}
+        return gettext("%(count)s min") % {"count": max(1, round(seconds / 60))}

@@ -28,5 +28,4 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     player.alert_prefs = prefs.without_email(player.alert_prefs, kind)
     player.save(update_fields=["alert_prefs"])
     with translation.override(language(player.language)):
-        lang = language(player.language)
-        return render(request, f"alerts/unsubscribed.{lang}.html", {"player": player, "kind": kind})
+        return render(request, "alerts/unsubscribed.html", {"player": player, "kind": kind})

@@ -13,6 +13,7 @@ from tables.accounts.models import Player
 from tables.archive import replays
 from tables.archive import selectors as archive
 from tables.core.errors import NotFound
+from tables.play import texts
 from tables.play.models import Match
 
 ARCHIVE_PAGE_SIZE = 20
@@ -53,7 +54,12 @@ def deal_replay(request: HttpRequest, match_id: int, number: int) -> HttpRespons
     except NotFound:
         raise Http404("There is no such deal.") from None
     data = replays.deal_replay(match, deal, archive.actions_of(deal))
-    context = {"replay": data, "seat": match.table.seat_of(player), "player": player}
+    context = {
+        "replay": data,
+        "seat": match.table.seat_of(player),
+        "player": player,
+        "rule_names": texts.for_page(),
+    }
     return render(request, "tables/deal_replay.html", context)
 
 

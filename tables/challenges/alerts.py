@@ -20,7 +20,7 @@ from django.utils import timezone
 from tables.accounts.models import Player
 from tables.alerts import emails, prefs, push
 from tables.alerts.models import SentChallengeAlert
-from tables.alerts.texts import language, render
+from tables.alerts.texts import render, turn_clock
 from tables.background import registry, scheduling
 from tables.challenges.models import Challenge
 from tables.core.announcements import ChallengeChange
@@ -90,12 +90,11 @@ def deliver(
 
 
 def _message(challenge: Challenge, text_kind: str, player: Player, other: Player) -> dict[str, Any]:
-    lang = language(player.language)
     title, body = render(
         text_kind,
-        lang,
+        player.language,
         opponent=other.display_name,
-        rules=f"{challenge.ruleset_name} · {_clock(challenge.turn_seconds, lang)}",
+        rules=f"{challenge.ruleset_name} · {turn_clock(challenge.turn_seconds, player.language)}",
         lapses=_local_time(challenge.expires_at, player.time_zone),
     )
     path = (
@@ -111,15 +110,6 @@ def _message(challenge: Challenge, text_kind: str, player: Player, other: Player
         "url": settings.SITE_URL + path,
         "tag": f"challenge-{challenge.pk}",
     }
-
-
-def _clock(seconds: int, lang: str) -> str:
-    per_turn = "por turno" if lang == "es" else "per turn"
-    if seconds >= 86400:
-        return f"{seconds // 86400} d {per_turn}"
-    if seconds >= 3600:
-        return f"{seconds // 3600} h {per_turn}"
-    return f"{seconds // 60} min {per_turn}" if seconds >= 60 else f"{seconds} s {per_turn}"
 
 
 def _local_time(moment: dt.datetime, zone_name: str) -> str:

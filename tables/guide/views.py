@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import rules
-from rules import RULESETS, Card, Ruleset, Showdown
+from rules import RULESETS, Card, Ruleset, Showdown, scoring
 from tables.challenges.models import Challenge
 from tables.challenges.services import MAX_OPEN_CHALLENGES, MAX_OPEN_SEEKS
 from tables.play.models import Table
@@ -61,11 +61,11 @@ def example(
     knocker, defender = rules.parse_cards(hands[0]), rules.parse_cards(hands[1])
     result = rules.showdown(ruleset, knocker, defender, knock_limit=knock_limit, multiplier=multiplier)
     k, d = result.knocker_deadwood, result.defender_deadwood
-    sums = {
-        "knock": f"{d} − {k}",
-        "gin": f"{ruleset.gin_bonus} + {d}",
-        "big_gin": f"{ruleset.big_gin_bonus} + {d}",
-        "undercut": f"({k} − {d}) + {ruleset.undercut_bonus}",
+    sums = {  # the sum rules.scoring.deal_points makes, written out
+        scoring.KNOCK: f"{d} − {k}",
+        scoring.GIN: f"{ruleset.gin_bonus} + {d}",
+        scoring.BIG_GIN: f"{ruleset.big_gin_bonus} + {d}",
+        scoring.UNDERCUT: f"({k} − {d}) + {ruleset.undercut_bonus}",
     }
     total = sums[result.outcome] if multiplier == 1 else f"({sums[result.outcome]}) × {multiplier}"
     return Example(

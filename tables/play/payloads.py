@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 import rules
+from rules import moves
 from tables.accounts.models import Player
 from tables.accounts.payloads import vacation_until
 from tables.play import engine
@@ -154,9 +155,7 @@ def deal_state(deal: Deal, seat: int | None, move_log: bool = True) -> dict[str,
     }
 
 
-_LOGGED_KINDS = frozenset(
-    {"take_upcard", "pass", "draw_stock", "take_discard", "discard", "knock", "big_gin"}
-)
+_LOGGED_KINDS = frozenset(rules.ACTION_KINDS)  # the moves; not the deal's end (rules.moves.EVENT_KINDS)
 
 
 def log_rows(view: rules.DealView) -> list[dict[str, Any]]:
@@ -168,13 +167,14 @@ def log_rows(view: rules.DealView) -> list[dict[str, Any]]:
     for event in view.history:
         if event.kind not in _LOGGED_KINDS:
             continue
-        hidden = event.card is None or (face_down and event.kind == "knock")
+        knocked_face_down = face_down and event.kind == moves.KNOCK
+        hidden = event.card is None or knocked_face_down
         rows.append(
             {
                 "seat": event.seat,
                 "kind": event.kind,
                 "card": None if hidden else str(event.card),
-                "face_down": face_down and event.kind == "knock",
+                "face_down": knocked_face_down,
             }
         )
     return rows
@@ -240,7 +240,7 @@ def coach(view: rules.DealView) -> dict[str, Any] | None:
 
 def move_summary(move: Move, viewer_seat: int | None) -> dict[str, Any]:
     """A log row as ``viewer_seat`` may see it: a stock draw's card only to its drawer."""
-    private = move.action == "draw_stock" and viewer_seat != move.seat
+    private = move.action == moves.DRAW_STOCK and viewer_seat != move.seat
     return {
         "seq": move.seq,
         "seat": move.seat,

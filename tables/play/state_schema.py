@@ -14,6 +14,8 @@ from typing import Annotated, Literal
 from ninja import Schema
 from pydantic import Field
 
+from rules.scoring import DealOutcome, Outcome
+
 TableStatus = Literal["waiting", "ready", "playing", "between_deals", "match_over"]
 Cards = list[str]
 
@@ -46,7 +48,7 @@ class LayoffOut(Schema):
 class ShowdownOut(Schema):
     """The end of a knocked deal: both hands shown, layoffs and the score."""
 
-    outcome: Literal["knock", "gin", "big_gin", "undercut"]
+    outcome: Outcome
     winner: Literal["knocker", "defender"]
     points: int
     knocker_melds: list[Cards]
@@ -158,7 +160,7 @@ class ScoreRowOut(Schema):
     """One row of the score sheet."""
 
     dealer: int
-    outcome: Literal["knock", "gin", "big_gin", "undercut", "dead"]
+    outcome: DealOutcome
     winner: int | None
     points: int
     knocker: int | None

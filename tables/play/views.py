@@ -24,11 +24,12 @@ from tables.accounts import identity
 from tables.accounts import payloads as account_payloads
 from tables.accounts import services as account_services
 from tables.accounts.models import Player
+from tables.alerts import prefs as alert_prefs
 from tables.challenges import forms as challenge_forms
 from tables.challenges import payloads as challenge_payloads
 from tables.challenges import selectors as challenge_selectors
 from tables.core.errors import BadRequest, ServiceError
-from tables.play import engine, payloads, selectors, services, verbs
+from tables.play import engine, payloads, selectors, services, texts, verbs
 from tables.play.models import Deal, Table
 
 
@@ -112,6 +113,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         "player": player,
         "chat": chat,
         "table_verbs": verbs.for_page(),
+        "rule_names": texts.for_page(),
         "can_take_seat": state["you"]["seat"] is None and state["status"] == "waiting",
         "invite_url": request.build_absolute_uri(),
     }
@@ -290,6 +292,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "api_tokens": identity.live_api_tokens(player.user) if player.user is not None else [],
         "vacation": (vacation := account_payloads.vacation(player)),
         "vacation_last_day": dt.date.fromisoformat(vacation["last_day"]) if vacation["last_day"] else None,
+        "alert_defaults": alert_prefs.defaults_for_page(),
     }
     with translation.override(language):
         response = render(request, "tables/profile.html", context)

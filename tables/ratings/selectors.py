@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from django.db.models import BooleanField, Case, Count, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
 
+from rules import scoring
 from tables.accounts.models import Player
 from tables.play.models import Deal, Match, Pace, Table
 from tables.ratings.models import Rating, RatingChange
 
 HISTORY_POINTS = 200  # the most recent rated matches the chart draws, per pace
-KNOCKS = ("knock", "undercut")  # knocked with deadwood (a gin has none to average)
-GINS = ("gin", "big_gin")
+KNOCKS = (scoring.KNOCK, scoring.UNDERCUT)  # knocked with deadwood (a gin has none to average)
+GINS = (scoring.GIN, scoring.BIG_GIN)
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def statistics(player: Player) -> Statistics:
         deals=Count("pk", filter=Q(status=Deal.Status.OVER)),
         gins=Count("pk", filter=Q(outcome__in=GINS) & _at_seat(player, mine, "winner")),
         knocks=Count("pk", filter=knocked),
-        undercuts=Count("pk", filter=knocked & Q(outcome="undercut")),
+        undercuts=Count("pk", filter=knocked & Q(outcome=scoring.UNDERCUT)),
         knock_deadwood=Sum("knocker_deadwood", filter=knocked),
         turns0=Sum("turns0", filter=Q(**{f"{mine}seat0": player})),
         turns1=Sum("turns1", filter=Q(**{f"{mine}seat1": player})),

@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 from tables.accounts import identity
 from tables.accounts.models import Player
 from tables.archive import selectors as archive
+from tables.play import texts
 from tables.play.models import Table
 
 register = template.Library()
@@ -29,14 +30,7 @@ def match_outcome_label(outcome: str | None) -> str:
 
 @register.filter
 def deal_outcome_label(outcome: str | None) -> str:
-    labels = {
-        "knock": gettext("knock"),
-        "gin": gettext("gin"),
-        "big_gin": gettext("big gin"),
-        "undercut": gettext("undercut"),
-        "dead": gettext("dead deal"),
-    }
-    return labels.get(outcome or "", outcome or "")
+    return texts.outcome_labels().get(outcome or "", outcome or "")
 
 
 @register.filter

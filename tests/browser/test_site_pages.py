@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tables.alerts.prefs import CHANNELS, DEFAULT_CHANNELS, KINDS
+
 from .conftest import new_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -88,4 +90,20 @@ def test_the_seek_help_sits_below_its_button_on_a_phone(browser, live_url, accou
         "A seek waits in the lobby; whoever takes it plays you at once."
     ).bounding_box()
     assert help_line["y"] >= button["y"] + button["height"], (button, help_line)
+    page.context.close()
+
+
+def test_the_profile_ticks_the_servers_alert_defaults(browser, live_url, accounts, console):
+    """A player who never chose sees each alert's default channels ticked: the page reads them
+    from the server (json_script "alert-defaults", tables/alerts/prefs.py), not from a copy."""
+    _, session = accounts("alice@example.com", "Alice")
+    page = console.watch(new_context(browser, live_url, session=session).new_page(), "p")
+    page.goto("/me/profile/")
+    for kind in KINDS:
+        for channel in CHANNELS:
+            box = page.locator(f'#alert-grid [data-kind="{kind}"] [data-channel="{channel}"]')
+            if channel in DEFAULT_CHANNELS[kind]:
+                expect(box).to_be_checked()
+            else:
+                expect(box).not_to_be_checked()
     page.context.close()
