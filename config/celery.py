@@ -44,8 +44,9 @@ app.conf.worker_consumer = f"{__name__}:BrokerLossConsumer"
 app.autodiscover_tasks()  # tables.apps imports the tasks too, in every Django process
 
 # The queues, routes and beat schedule of every task: tables.background.registry. A worker
-# started without -Q consumes every queue; production runs the push queue on workers of its own
-# (README, "Production").
+# started without -Q consumes every queue; production runs the push and reviews queues on
+# workers of their own, never on the `-Q celery,clocks` workers of clocks and bots (README,
+# "Production").
 app.conf.task_queues = tuple(Queue(name) for name in registry.QUEUES)
 app.conf.task_default_queue = registry.DEFAULT_QUEUE
 app.conf.task_routes = registry.routes()

@@ -57,9 +57,12 @@ class ErrorAnswers:
             extra["state"] = payloads.table_state(
                 selectors.get_table(exc.extra["table"]), caller_of(request).player
             )
-        if "retry_after" in exc.extra:
-            extra["retry_after"] = exc.extra["retry_after"]
-        return self.error(request, exc.status, exc.code, exc.message, **extra)
+        if "retry_after" not in exc.extra:
+            return self.error(request, exc.status, exc.code, exc.message, **extra)
+        extra["retry_after"] = exc.extra["retry_after"]
+        response = self.error(request, exc.status, exc.code, exc.message, **extra)
+        response["Retry-After"] = str(exc.extra["retry_after"])  # the body's seconds, for HTTP clients
+        return response
 
     def illegal_move(self, request: HttpRequest, exc: rules.IllegalMove) -> HttpResponse:
         return self.error(request, 400, "illegal_move", str(exc), field="action")

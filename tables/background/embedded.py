@@ -27,7 +27,9 @@ from tables.background import registry
 log = logging.getLogger(__name__)
 
 WORKERS = 2  # a bot thinking for a second must not hold up a deadline
-OUTSIDE_WORKERS = 1  # calls to outside servers (web push), apart from the clocks' threads
+# Work that must not take the clocks' threads (registry.Work.pool), one thread per pool: a web
+# push hanging on a dead push service, a deal review's seconds of CPU; neither delays the other.
+POOL_WORKERS = 1
 
 
 class Scheduler:
@@ -37,7 +39,7 @@ class Scheduler:
         self._order = itertools.count()
         self._wake = threading.Condition()
         self._pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="embedded-task")
-        self._outside = ThreadPoolExecutor(OUTSIDE_WORKERS, thread_name_prefix="embedded-outside")
+        self._pools: dict[str, ThreadPoolExecutor] = {}
         self._busy: set[str] = set()
         self._stopped = False
         self._thread = threading.Thread(target=self._loop, name="embedded-scheduler", daemon=True)
@@ -50,16 +52,23 @@ class Scheduler:
             self._stopped = True
             self._wake.notify()
         self._pool.shutdown(wait=False, cancel_futures=True)
-        self._outside.shutdown(wait=False, cancel_futures=True)
+        for pool in list(self._pools.values()):
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def call_at(self, when: float, fn: Callable[..., Any], *args: Any) -> None:
         """Run ``fn(*args)`` at ``when`` (time.time()), or at once if that has passed."""
         self._push(when, fn, args, inline=False)
 
-    def call_outside(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Run ``fn(*args)`` now in a pool of its own: a call to an outside server that hangs (a
-        dead push service) never takes a thread that the sweeps and the clocks need."""
-        self._outside.submit(self._run, fn, args)
+    def call_in(self, pool: str, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` now in the one-thread pool named ``pool``: a call to an outside server
+        that hangs (a dead push service) or a long computation (a deal review) never takes a
+        thread that the sweeps and the clocks need, nor one of another pool."""
+        with self._wake:
+            executor = self._pools.get(pool)
+            if executor is None:
+                executor = ThreadPoolExecutor(POOL_WORKERS, thread_name_prefix=f"embedded-{pool}")
+                self._pools[pool] = executor
+        executor.submit(self._run, fn, args)
 
     def _push(self, when: float, fn: Callable[..., Any], args: tuple[Any, ...], inline: bool) -> None:
         with self._wake:

@@ -24,7 +24,12 @@ CLOCKS_QUEUE = "clocks"
 # Each web push posts to outside servers (3 s timeout each): a dead push service holds up only
 # other pushes. Production runs it on workers of its own (README, "Production").
 PUSH_QUEUE = "push"
-QUEUES = (DEFAULT_QUEUE, CLOCKS_QUEUE, PUSH_QUEUE)
+# LUNA's deal reviews take seconds of CPU each (about 10 s, at most 24 s): on workers of their own,
+# never on the ones that run clocks and bots' turns (README, "Production"). Their order is the
+# database's (tables.reviews.services.run_next_review: the players' own requests first), not the
+# broker's, so one queue suffices and embedded mode keeps the same order.
+REVIEWS_QUEUE = "reviews"
+QUEUES = (DEFAULT_QUEUE, CLOCKS_QUEUE, PUSH_QUEUE, REVIEWS_QUEUE)
 
 
 @dataclass(frozen=True)
@@ -33,7 +38,7 @@ class Work:
     room: str  # the room that owns it: tables/<room>/tasks.py
     queue: str = DEFAULT_QUEUE
     every: float | None = None  # seconds between runs of a periodic sweep (beat, embedded)
-    outside: bool = False  # embedded mode: a pool of its own (outside servers, seconds of CPU)
+    pool: str | None = None  # embedded mode: a one-thread pool of its own, by name (not the clocks')
     old_name: str | None = None  # the name before it moved, kept for one release
 
     @property
@@ -58,13 +63,13 @@ SWEEP_REMATCH_OFFERS = _work("play", "sweep_rematch_offers", every=15.0)
 # a clock stopped for a vacation restarts from the vacation's end, however late this runs
 SWEEP_VACATIONS = _work("accounts", "sweep_vacations", every=30.0)
 DELIVER_ALERT = _work("alerts", "deliver_alert")
-SEND_PUSH = _work("alerts", "send_push", queue=PUSH_QUEUE, outside=True)
+SEND_PUSH = _work("alerts", "send_push", queue=PUSH_QUEUE, pool="push")
 REMIND_SLOW_TURNS = _work("alerts", "remind_slow_turns", every=30.0)
 SEND_DIGESTS = _work("alerts", "send_digests", every=300.0)
 ALERT_CHALLENGE = _work("challenges", "alert_challenge")
 SWEEP_CHALLENGE_ALERTS = _work("challenges", "sweep_challenge_alerts", every=60.0)
-# LUNA's review of a deal: seconds of CPU, so never on the clocks' queue
-REVIEW_DEAL = _work("reviews", "review_deal", outside=True)
+# LUNA's review of a deal: seconds of CPU, so never where clocks, bots or pushes run
+REVIEW_DEAL = _work("reviews", "review_deal", queue=REVIEWS_QUEUE, pool="reviews")
 
 WORK = (
     TABLE_CHANGED,

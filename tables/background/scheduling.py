@@ -58,8 +58,8 @@ def run_task(work: registry.Work, *args: Any, eta: dt.datetime | None = None) ->
     """Run ``work`` now (``eta`` None) or at ``eta``, wherever this process runs background work."""
     task = current_app.tasks[work.name]
     scheduler = embedded.current()
-    if scheduler is not None and work.outside and eta is None:
-        scheduler.call_outside(task, *args)
+    if scheduler is not None and work.pool is not None and eta is None:
+        scheduler.call_in(work.pool, task, *args)
     elif scheduler is not None:
         when = eta.timestamp() if eta is not None else 0.0
         scheduler.call_at(when, task, *args)

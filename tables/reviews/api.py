@@ -3,13 +3,15 @@ ask for it, then read its status and result. Two addresses for the same reviews:
 (/api/tables/{token}/matches/{n}/deals/{m}/review) and the archive's
 (/api/matches/{match_id}/deals/{number}/review, with the archive's 404 for a match the caller
 may not see). Reading an existing review needs no identity where the deal may be seen (a
-public table's finished match); asking for one does (401), so that no anonymous visitor sets a
-worker computing."""
+public table's finished match); asking for one takes an account, or a seat at the table (401
+anonymous, 403 a guest elsewhere), and is metered: 429 with Retry-After past a limit or when
+the reviews' backlog is full (tables.reviews.services)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from allauth.core.internal.ratelimit import get_ip
 from django.http import HttpRequest
 from ninja import Router
 from ninja.responses import Status
@@ -29,7 +31,7 @@ ARCHIVE_REVIEW_PATH = "/matches/{match_id}/deals/{number}/review"
 
 def _ask(request: HttpRequest, where: dict[str, Any]) -> Status[dict[str, Any]]:
     player, staff = player_of(request), is_staff(request)
-    reviews.ask_for_review(where, player, staff)
+    reviews.ask_for_review(where, player, staff, address=get_ip(request))
     return Status(202, reviews.review_status(where, player, staff))
 
 
@@ -51,7 +53,7 @@ def deal_review(request: HttpRequest, token: str, match_number: int, deal_number
 
 @router.post(
     REVIEW_PATH,
-    response={202: DealReviewOut, **errors(400, 401, 403, 404, 409)},
+    response={202: DealReviewOut, **errors(400, 401, 403, 404, 409, 429)},
     summary="Ask for LUNA's review of a finished deal (once per deal: asking again changes nothing)",
 )
 def request_deal_review(
@@ -72,7 +74,7 @@ def archived_deal_review(request: HttpRequest, match_id: int, number: int) -> di
 
 @archive_router.post(
     ARCHIVE_REVIEW_PATH,
-    response={202: DealReviewOut, **errors(400, 401, 403, 404, 409)},
+    response={202: DealReviewOut, **errors(400, 401, 403, 404, 409, 429)},
     summary="Ask for LUNA's review of a deal of an archived match (an identity needed)",
 )
 def request_archived_deal_review(request: HttpRequest, match_id: int, number: int) -> Status[dict[str, Any]]:

@@ -10,7 +10,8 @@ from tables.play.models import Deal
 
 class DealReview(models.Model):
     """LUNA's review of one seat's decisions in one finished deal (bots/review.py): requested
-    once, computed in the background, stored. The unique (deal, seat) makes it once per deal."""
+    once, computed in the background, stored. The unique (deal, seat) makes it once per deal.
+    The pending rows are the reviews' queue (tables.reviews.services): the players' own first."""
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for a worker"
@@ -23,6 +24,9 @@ class DealReview(models.Model):
     requested_by = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # asked by a player of the match (at their own table): computed before strangers' requests
+    for_players = models.BooleanField(default=False)
+    requested_from = models.CharField(max_length=64, blank=True, default="")  # the asker's address
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     done = models.PositiveIntegerField(default=0)  # decisions reviewed so far
     total = models.PositiveIntegerField(default=0)  # decisions to review (known once running)
@@ -33,6 +37,10 @@ class DealReview(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["deal", "seat"], name="one_review_per_deal_seat")]
+        indexes = [  # the backlog and the limits count recent rows
+            models.Index(fields=["status", "created_at"], name="review_status_created"),
+            models.Index(fields=["requested_from", "created_at"], name="review_address_created"),
+        ]
 
     def __str__(self) -> str:
         return f"Review of seat {self.seat} in {self.deal}"

@@ -9,6 +9,7 @@ from tables.reviews import services as reviews
 
 @registered(registry.REVIEW_DEAL)
 def review_deal(review_id: int) -> str:
-    """LUNA's review of a finished deal (tables.reviews.services): on the default queue, with the
-    bots' turns; a duplicate run finds it done or running and does nothing."""
-    return reviews.run_review(review_id)
+    """LUNA's review of a finished deal (tables.reviews.services), on the ``reviews`` queue: one
+    task per requested review, each computing the most urgent one pending (the players' own
+    first), which may be another than ``review_id``; with nothing pending it does nothing."""
+    return reviews.run_next_review()

@@ -100,9 +100,14 @@ def daphne(port: int, env: dict[str, str], log: Path) -> subprocess.Popen:
     return process
 
 
-def celery_worker(env: dict[str, str], log: Path, *, beat: bool = False) -> subprocess.Popen:
+def celery_worker(
+    env: dict[str, str], log: Path, *, beat: bool = False, queues: str | None = None
+) -> subprocess.Popen:
+    """A worker of one process; ``queues``: its -Q (README, "Production"), every queue if None."""
     args = [PYTHON, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--without-gossip"]
     args += ["--without-mingle", "--loglevel=INFO", "-n", f"test-{time.monotonic_ns()}@%h"]
+    if queues is not None:
+        args += ["-Q", queues]
     if beat:
         args += ["-B", "-s", str(log.with_suffix(".beat"))]
     process = start(args, env, log)

@@ -13,7 +13,6 @@ from django.test import Client
 
 from bots.review import REVIEW_SETTINGS, decision_points
 from config.celery import app
-from tables.background import registry
 from tables.play import engine
 from tables.play.models import Deal, Match, Table
 from tables.reviews import services as reviews
@@ -254,11 +253,3 @@ def test_ten_requests_at_once_make_one_review_computed_once(runs):
     assert statuses == [202] * 10
     assert DealReview.objects.count() == 1 and len(runs) == 1
     assert DealReview.objects.get().status == DealReview.Status.DONE
-
-
-def test_the_review_task_runs_where_the_bots_run_never_on_the_clocks_queue():
-    routes = app.conf.task_routes
-    assert routes.get(registry.REVIEW_DEAL.name) == routes.get(registry.PLAY_BOT_TURN.name) is None
-    assert app.conf.task_default_queue != registry.CLOCKS_QUEUE
-    assert registry.REVIEW_DEAL.name in app.tasks
-    assert registry.REVIEW_DEAL.outside  # embedded: not the clocks' threads
