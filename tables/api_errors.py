@@ -59,7 +59,10 @@ class ErrorAnswers:
             )
         if "retry_after" in exc.extra:
             extra["retry_after"] = exc.extra["retry_after"]
-        return self.error(request, exc.status, exc.code, exc.message, **extra)
+        response = self.error(request, exc.status, exc.code, exc.message, **extra)
+        if "retry_after" in exc.extra:
+            response["Retry-After"] = str(exc.extra["retry_after"])  # HTTP's own header, for generic clients
+        return response
 
     def illegal_move(self, request: HttpRequest, exc: rules.IllegalMove) -> HttpResponse:
         return self.error(request, 400, "illegal_move", str(exc), field="action")
