@@ -33,6 +33,14 @@ digest.addEventListener("change", () => {
   prefs.digest = digest.checked;
   save();
 });
+const everyChallenge = document.getElementById("pref-every-challenge-email");
+if (everyChallenge) {
+  everyChallenge.checked = Boolean(prefs.every_challenge_email);
+  everyChallenge.addEventListener("change", () => {
+    prefs.every_challenge_email = everyChallenge.checked;
+    save();
+  });
+}
 
 const zone = document.querySelector("[data-detect-zone]");
 if (zone && (!zone.value || zone.value === "UTC")) {

@@ -72,7 +72,9 @@ class Activity(models.Model):
 
 class SentChallengeAlert(models.Model):
     """A challenge's alert that went out on one channel: as SentAlert, for the one event of a
-    challenge that has no table yet (``event``: "received", "accepted", "declined")."""
+    challenge that has no table yet (``event``: "received", "accepted", "declined"). For a
+    challenge received, a row with ``channel`` "counted" or "silenced" records whether it fell
+    within its player's hourly allowance of challenge alerts (tables.challenges.alerts)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="+")

@@ -3,7 +3,8 @@
     {"your_move": ["site", "push", "email"], "reminder": [...], "chat": [...],
      "rematch_offer": [...], "match_over": [...], "challenge": [...],
      "quiet_hours": {"start": "22:00", "end": "08:00"} or null,   # in Player.time_zone
-     "digest": false}                                              # one daily email instead
+     "digest": false,                                              # one daily email instead
+     "every_challenge_email": false}   # else one challenge email a day per challenger
 
 A kind missing from the stored dict takes its default, so new kinds reach old accounts.
 """
@@ -19,6 +20,7 @@ from tables.core.errors import BadRequest
 
 KINDS = ("your_move", "reminder", "chat", "rematch_offer", "match_over", "challenge")
 CHANNELS = ("site", "push", "email")
+SWITCHES = ("quiet_hours", "digest", "every_challenge_email")  # the keys besides the kinds
 DEFAULT_CHANNELS = {
     "your_move": ("site", "push", "email"),
     "reminder": ("site", "push", "email"),
@@ -42,6 +44,7 @@ class Prefs:
     quiet_end: dt.time | None
     digest: bool
     time_zone: str
+    every_challenge_email: bool = False
 
     def wants(self, kind: str, channel: str) -> bool:
         return channel in self.channels.get(kind, frozenset())
@@ -77,7 +80,7 @@ def clean(raw: Any) -> dict[str, Any]:
     """Checked, complete preferences from what a client sent; raises BadRequest."""
     if not isinstance(raw, dict):
         raise BadRequest("alert_prefs must be an object.", field="alert_prefs")
-    unknown = set(raw) - {*KINDS, "quiet_hours", "digest"}
+    unknown = set(raw) - {*KINDS, *SWITCHES}
     if unknown:
         raise BadRequest(f"Unknown alert preference {sorted(unknown)[0]!r}.", field="alert_prefs")
     cleaned: dict[str, Any] = {}
@@ -87,10 +90,11 @@ def clean(raw: Any) -> dict[str, Any]:
             raise BadRequest(f"alert_prefs.{kind} must list some of {', '.join(CHANNELS)}.", field=kind)
         cleaned[kind] = [channel for channel in CHANNELS if channel in channels]
     cleaned["quiet_hours"] = _clean_quiet_hours(raw.get("quiet_hours"))
-    digest = raw.get("digest", False)
-    if not isinstance(digest, bool):
-        raise BadRequest("alert_prefs.digest must be true or false.", field="digest")
-    cleaned["digest"] = digest
+    for switch in ("digest", "every_challenge_email"):
+        value = raw.get(switch, False)
+        if not isinstance(value, bool):
+            raise BadRequest(f"alert_prefs.{switch} must be true or false.", field=switch)
+        cleaned[switch] = value
     return cleaned
 
 
@@ -108,9 +112,7 @@ def of(player: Any) -> Prefs:
     """The player's effective preferences (defaults filled in; bad stored values ignored)."""
     stored = player.alert_prefs if isinstance(player.alert_prefs, dict) else {}
     try:
-        data = clean(
-            {key: value for key, value in stored.items() if key in {*KINDS, "quiet_hours", "digest"}}
-        )
+        data = clean({key: value for key, value in stored.items() if key in {*KINDS, *SWITCHES}})
     except BadRequest:
         data = clean({})
     quiet = data["quiet_hours"]
@@ -120,6 +122,7 @@ def of(player: Any) -> Prefs:
         quiet_end=dt.time.fromisoformat(quiet["end"]) if quiet else None,
         digest=data["digest"],
         time_zone=player.time_zone or "UTC",
+        every_challenge_email=data["every_challenge_email"],
     )
 
 

@@ -30,8 +30,22 @@ def may_view(match: Match, viewer: Player | None, staff: bool) -> bool:
 
 
 def may_view_matches_at(table: Table, viewer: Player | None, staff: bool) -> bool:
-    """May ``viewer`` see the table's finished matches (may_view, for any match of the table)?"""
+    """May ``viewer`` see the table's finished matches (may_view, for any match of the table)?
+    The same rule as a query's filter is ``tables_shown_to``: the two change together."""
     return staff or table.visibility == Table.Visibility.PUBLIC or table.seat_of(viewer) is not None
+
+
+def tables_shown_to(viewer: Player | None, staff: bool, to_table: str = "") -> Q:
+    """may_view_matches_at as a filter: the rows whose table (reached by ``to_table``, such as
+    "table__" from a match) shows its finished matches to ``viewer``. Every list of matches
+    (a player's page, its count) filters with it, so an invite-only table's matches are named
+    to its two players and staff only, as the archive's 404 promises."""
+    if staff:
+        return Q()
+    shown = Q(**{f"{to_table}visibility": Table.Visibility.PUBLIC})
+    if viewer is not None:
+        shown |= Q(**{f"{to_table}seat0": viewer}) | Q(**{f"{to_table}seat1": viewer})
+    return shown
 
 
 def viewable_match(match_id: int, viewer: Player | None, staff: bool) -> Match:

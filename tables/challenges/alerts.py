@@ -4,6 +4,11 @@ and a seeker that their seek was taken, on the channels chosen for the kind ``ch
 As the table alerts (notify.py): each (player, challenge, event, channel) is claimed in the
 database before it is sent, so it goes out at most once; push and email wait for the end of
 quiet hours. A challenge has no table yet, so there is no "looking at the table" to wait for.
+
+So that challenges cannot flood anyone (docs/reliability.md): a player hears of at most
+ALERTS_PER_HOUR challenges received in an hour (more still show on the challenges page, with
+no alert), and gets at most one email a day of challenges from the same challenger, unless
+they asked for every one (prefs ``every_challenge_email``).
 """
 
 from __future__ import annotations
@@ -27,6 +32,11 @@ from tables.core.announcements import ChallengeChange
 from tables.live import events
 
 SWEEP_AFTER_SECONDS = 60  # a challenge still unannounced this long lost its task: the sweep sends it
+ALERTS_PER_HOUR = 5  # challenges received a player is alerted of, per hour, from everyone together
+EMAIL_GAP = dt.timedelta(days=1)  # one challenge email per challenger in this long, by default
+# Not channels: the record that a challenge received was counted in its player's hourly
+# allowance (and may be alerted), or came past it and stays silent.
+COUNTED, SILENCED = "counted", "silenced"
 
 # event -> (the text's kind, whom it goes to)
 EVENTS = {
@@ -62,6 +72,8 @@ def deliver(
     other = challenge.challenged if role == "challenger" else challenge.challenger
     if player is None or other is None:
         return set()
+    if event == "received" and not _admitted(player, challenge, now):
+        return set()  # past the hourly allowance: the challenges page shows it, quietly
     message = _message(challenge, text_kind, player, other)
     chosen = prefs.of(player)
     sent: set[str] = set()
@@ -71,7 +83,14 @@ def deliver(
     outside = [channel for channel in ("push", "email") if chosen.wants("challenge", channel)]
     if "push" in outside and not push.configured():
         outside.remove("push")
-    if "email" in outside and emails.address_of(player) is None:
+    if "email" in outside and (
+        emails.address_of(player) is None
+        or (
+            event == "received"
+            and not chosen.every_challenge_email
+            and _emailed_lately(player, challenge, now)
+        )
+    ):
         outside.remove("email")
     if not outside:
         return sent
@@ -120,6 +139,37 @@ def _local_time(moment: dt.datetime, zone_name: str) -> str:
     return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M")
 
 
+def _admitted(player: Player, challenge: Challenge, now: dt.datetime) -> bool:
+    """Whether the challenge received is within its player's hourly allowance. Decided once per
+    challenge and recorded, under the player's row lock so that two challenges alerted at once
+    cannot both take the last place; a later delivery (after quiet hours) reads the verdict."""
+    with transaction.atomic():
+        Player.objects.select_for_update().filter(pk=player.pk).first()
+        mine = SentChallengeAlert.objects.filter(player=player, event="received")
+        verdict = mine.filter(challenge=challenge, channel__in=(COUNTED, SILENCED)).values_list(
+            "channel", flat=True
+        )
+        decided = verdict.first()
+        if decided is None:
+            counted = mine.filter(channel=COUNTED, created_at__gt=now - dt.timedelta(hours=1)).count()
+            decided = COUNTED if counted < ALERTS_PER_HOUR else SILENCED
+            SentChallengeAlert.objects.create(
+                player=player, challenge=challenge, event="received", channel=decided
+            )
+    return decided == COUNTED
+
+
+def _emailed_lately(player: Player, challenge: Challenge, now: dt.datetime) -> bool:
+    """Was the player emailed of a challenge from the same challenger within EMAIL_GAP?"""
+    return SentChallengeAlert.objects.filter(
+        player=player,
+        event="received",
+        channel="email",
+        challenge__challenger_id=challenge.challenger_id,
+        created_at__gt=now - EMAIL_GAP,
+    ).exists()
+
+
 def _claim(player: Player, challenge: Challenge, event: str, channel: str) -> bool:
     try:
         with transaction.atomic():
@@ -139,5 +189,9 @@ def sweep_unannounced(now: dt.datetime | None = None) -> int:
         status=Challenge.Status.OPEN,
         expires_at__gt=now,
         created_at__lte=now - dt.timedelta(seconds=SWEEP_AFTER_SECONDS),
-    ).exclude(pk__in=SentChallengeAlert.objects.filter(event="received").values("challenge"))
+    ).exclude(  # alerted already, or silent past the allowance (counted alone: not yet sent)
+        pk__in=SentChallengeAlert.objects.filter(event="received")
+        .exclude(channel=COUNTED)
+        .values("challenge")
+    )
     return sum(1 for pk in rows.values_list("pk", flat=True) if deliver(pk, "received", now, swept=True))

@@ -40,7 +40,7 @@ def list_challenges(request: HttpRequest) -> dict[str, Any]:
 
 @router.post(
     "/challenges",
-    response={201: ChallengeOut, **errors(400, 401, 403, 404, 409)},
+    response={201: ChallengeOut, **errors(400, 401, 403, 404, 409, 429)},
     summary="Challenge an account to a match at a table with these options",
 )
 def create_challenge(request: HttpRequest, payload: ChallengeIn) -> Status[dict[str, Any]]:

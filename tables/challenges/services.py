@@ -3,10 +3,16 @@
 An offer holds the table's options; accepting it opens the table with the challenger in seat 0
 and the acceptor in seat 1 and starts the match, all in one transaction that first locks the
 offer's row, so an offer accepted twice at once seats one player only.
+
+Whether one account may challenge another is decided in one place, ``check_may_challenge``:
+besides who can be challenged at all, a challenge withdrawn or declined leaves the pair alone
+for a while (docs/reliability.md), so that a challenge can never be a way to flood someone.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import math
 from typing import Any
 
 from django.db import transaction
@@ -16,7 +22,7 @@ from django.utils.translation import gettext
 from tables.accounts.models import Player
 from tables.challenges.models import Challenge
 from tables.core.announcements import ChallengeChange, announce_challenge_on_commit
-from tables.core.errors import BadRequest, Conflict, Forbidden, NotFound
+from tables.core.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited
 from tables.play.models import Table
 from tables.play.services.common import Outcome
 from tables.play.services.matches import start_match
@@ -27,16 +33,64 @@ from tables.ratings.models import Rating
 MAX_OPEN_CHALLENGES = 10  # sent and still open, per account
 MAX_OPEN_SEEKS = 3  # in the lobby at once, per account
 MIN_RATING, MAX_RATING = 0, 4000  # the bounds a seek's rating range may name
+# How long a challenger waits before challenging the same account again. A withdrawal is most
+# often a slip put right (the wrong clock): ten minutes allow that, yet stop a challenge-withdraw
+# loop. A decline is an answer: at a correspondence pace, where players look in once or twice a
+# day, asking again within half a day is pestering; after that it is a fair new question.
+COOLDOWNS: dict[str, dt.timedelta] = {
+    Challenge.Status.WITHDRAWN: dt.timedelta(minutes=10),
+    Challenge.Status.DECLINED: dt.timedelta(hours=12),
+}
 
 
 def challenge_player(challenger: Player, challenged: Player, options: dict[str, Any]) -> Challenge:
     """Offer ``challenged`` a match at a table with ``options`` (those of services.create_table)."""
     _require_account(challenger, "Sign up to challenge other players.")
+    return _offer(challenger, challenged, options)
+
+
+def check_may_challenge(challenger: Player, challenged: Player, now: dt.datetime) -> None:
+    """The one rule of whether ``challenger`` may challenge ``challenged`` now; raises the refusal.
+    Called with the challenger's row locked, so an offer answered at that moment is seen. (When
+    accounts can block one another, a block is refused here too.)"""
+    _require_account(challenger, "Sign up to challenge other players.")
     if challenged.is_bot or challenged.user_id is None:
         raise BadRequest("Only players with an account can be challenged.", field="opponent")
     if challenged.pk == challenger.pk:
         raise BadRequest("You cannot challenge yourself.", field="opponent")
-    return _offer(challenger, challenged, options)
+    wait = cooldown_left(challenger, challenged, now)
+    if wait is not None:
+        status, seconds = wait
+        message = (
+            gettext("You withdrew a challenge to %(name)s: you may challenge them again in %(wait)s.")
+            if status == Challenge.Status.WITHDRAWN
+            else gettext("%(name)s declined your challenge: you may challenge them again in %(wait)s.")
+        )
+        wait_text = f"{math.ceil(seconds / 3600)} h" if seconds > 3600 else f"{math.ceil(seconds / 60)} min"
+        raise RateLimited(
+            message % {"name": challenged.display_name, "wait": wait_text},
+            field="opponent",
+            extra={"retry_after": seconds},
+        )
+
+
+def cooldown_left(challenger: Player, challenged: Player, now: dt.datetime) -> tuple[str, int] | None:
+    """Why the pair is still held apart (the status, withdrawn or declined, of the offer with the
+    longest wait left) and the whole seconds left; None when the challenger may ask again."""
+    ended = Challenge.objects.filter(
+        challenger=challenger,
+        challenged=challenged,
+        status__in=list(COOLDOWNS),
+        answered_at__gt=now - max(COOLDOWNS.values()),
+    )
+    left: list[tuple[str, int]] = []
+    for status, answered_at in ended.values_list("status", "answered_at"):
+        if answered_at is None:  # the filter excludes it; for the type checker
+            continue
+        seconds = math.ceil((answered_at + COOLDOWNS[status] - now).total_seconds())
+        if seconds > 0:
+            left.append((status, seconds))
+    return max(left, key=lambda pair: pair[1], default=None)
 
 
 def post_seek(
@@ -74,6 +128,7 @@ def _offer(
         if challenged is None and open_offers.filter(challenged__isnull=True).count() >= MAX_OPEN_SEEKS:
             raise Conflict(f"You already have {MAX_OPEN_SEEKS} open seeks: withdraw one first.")
         if challenged is not None:
+            check_may_challenge(challenger, challenged, now)
             if open_offers.filter(challenged=challenged).exists():
                 raise Conflict(f"You have already challenged {challenged.display_name}.")
             if open_offers.filter(challenged__isnull=False).count() >= MAX_OPEN_CHALLENGES:

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from rules import scoring
 from tables.accounts.models import Player
+from tables.archive import selectors as archive
 from tables.play.models import Deal, Match, Pace, Table
 from tables.ratings.models import Rating, RatingChange
 
@@ -117,14 +118,21 @@ def rating_history(player: Player, pace: str) -> list[float]:
     return list(reversed(latest.values_list("rating_after", flat=True)[:HISTORY_POINTS]))
 
 
-def finished_match_keys(player: Player) -> QuerySet[Match, int]:
-    """The keys of the player's finished matches, newest first: a page is cut from these narrow
-    rows, and only its matches are then read whole (`matches_by_key`)."""
+def finished_match_keys(player: Player, viewer: Player | None, staff: bool) -> QuerySet[Match, int]:
+    """The keys of the player's finished matches that ``viewer`` may see (the archive's rule: an
+    invite-only table's are for its players and staff), newest first: a page is cut from these
+    narrow rows, and only its matches are then read whole (`matches_by_key`)."""
+    tables = _tables_of(player).filter(archive.tables_shown_to(viewer, staff))
     return (
-        Match.objects.filter(table__in=_tables_of(player), status=Match.Status.OVER)
+        Match.objects.filter(table__in=tables, status=Match.Status.OVER)
         .order_by("-ended_at", "-pk")
         .values_list("pk", flat=True)
     )
+
+
+def sees_every_match_of(player: Player, viewer: Player | None, staff: bool) -> bool:
+    """Does ``viewer`` see all the player's finished matches (so their count is the statistics')?"""
+    return staff or (viewer is not None and viewer.pk == player.pk)
 
 
 def matches_by_key(keys: list[int]) -> list[Match]:

@@ -80,16 +80,22 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     for pace in Pace:
         history = player_stats.rating_history(shown, pace) if pace in ratings else []
         paces.append({"pace": pace, "rating": ratings.get(pace), "chart": rating_chart(history)})
-    stats = player_stats.statistics(shown)
-    page = _page(request, player_stats.finished_match_keys(shown), MATCHES_PER_PAGE, stats.matches)
+    stats = player_stats.statistics(shown)  # every match counts, private ones too
+    viewer = identity.player_for_request(request)
+    staff = bool(request.user.is_staff)
+    listed = player_stats.finished_match_keys(shown, viewer, staff)  # names only what viewer may see
+    everything = player_stats.sees_every_match_of(shown, viewer, staff)
+    page = _page(request, listed, MATCHES_PER_PAGE, stats.matches if everything else None)
     keys = list(page)
     changes = player_stats.rating_changes_for(shown, keys)
     matches = player_stats.matches_by_key(keys)
-    viewer = identity.player_for_request(request) if request.user.is_authenticated else None
     context = {
         "shown": shown,
         # An account looking at someone else's page may challenge them (the new-table form).
-        "may_challenge": viewer is not None and viewer.pk != shown.pk and not viewer.is_bot,
+        "may_challenge": viewer is not None
+        and viewer.user_id is not None
+        and viewer.pk != shown.pk
+        and not viewer.is_bot,
         "paces": paces,
         "stats": stats,
         "page": page,

@@ -1,5 +1,6 @@
 """Many finished rated matches, written in bulk: for the player pages' query-count tests and
 their benchmark (bench/player_pages.py). Player 0 is a regular who sits in one match of five.
+One table in twenty is invite-only: its matches count, but a stranger's page does not list them.
 
 The deals are rows with their figures only (outcome, knocker, turns): no deck, no move log;
 `unseed` removes them before the suite's replay check looks at every stored deal."""
@@ -41,6 +42,8 @@ def seed(players: int = 1000, matches: int = 10_000) -> list[Player]:
             ruleset=ruleset,
             rated=True,
             turn_seconds=86400 if n % 3 else 600,
+            # Most in the open; one in twenty invite-only (a quarter of player 0's): named to its players only.
+            visibility=Table.Visibility.INVITE if n % 20 == 5 else Table.Visibility.PUBLIC,
         )
         for n, (a, b) in enumerate(pairs)
     )

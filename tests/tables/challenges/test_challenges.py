@@ -14,8 +14,7 @@ from django.utils import timezone
 
 from tables.accounts.identity import player_for_user
 from tables.accounts.models import Player
-from tables.alerts import push
-from tables.background import registry, scheduling
+from tables.background import registry
 from tables.challenges import alerts as challenge_alerts
 from tables.challenges import selectors as challenge_selectors
 from tables.challenges import services as challenge_services
@@ -77,6 +76,7 @@ def test_a_withdrawn_or_lapsed_challenge_cannot_be_accepted(alice, bob):
     challenge_services.withdraw(withdrawn.pk, challenger)
     with pytest.raises(Conflict, match="withdrawn"):
         challenge_services.accept(withdrawn.pk, challenged)
+    Challenge.objects.filter(pk=withdrawn.pk).update(answered_at=timezone.now() - dt.timedelta(hours=1))
     lapsed = challenge_services.challenge_player(challenger, challenged, dict(SLOW))
     Challenge.objects.filter(pk=lapsed.pk).update(expires_at=timezone.now() - dt.timedelta(seconds=1))
     with pytest.raises(Conflict, match="lapsed"):
@@ -184,30 +184,6 @@ def test_an_offer_accepted_many_times_at_once_seats_once(kind):
 
 
 # -- alerts ------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def sent(monkeypatch, settings):
-    """The project's own boundaries: the socket layer, the push sender and the task hand-off."""
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = "public", "private"
-    record: dict[str, list] = {"site": [], "push": [], "later": []}
-    monkeypatch.setattr(
-        challenge_alerts.events, "publish_to_player", lambda pid, m: record["site"].append((pid, m))
-    )
-    monkeypatch.setattr(
-        push, "send_to_player", lambda player, payload, topic: record["push"].append(player.pk)
-    )
-
-    def run_task(task, *args, eta=None):
-        if task == registry.SEND_PUSH and eta is None:
-            push.send_to_player_id(*args)
-        elif task == registry.ALERT_CHALLENGE and eta is None:
-            challenge_alerts.deliver(*args)
-        else:
-            record["later"].append((task, args, eta))
-
-    monkeypatch.setattr(scheduling, "run_task", run_task)
-    return record
 
 
 @pytest.mark.django_db(transaction=True)

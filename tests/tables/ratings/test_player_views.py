@@ -7,11 +7,13 @@ import datetime as dt
 import re
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from tables.accounts.identity import player_for_user
 from tables.accounts.models import Player
 from tables.challenges import services as challenge_services
+from tables.play.models import Table
 from tables.ratings import glicko2
 from tables.ratings import selectors as player_stats
 from tables.ratings.models import Rating, RatingChange
@@ -34,6 +36,8 @@ def test_a_rated_match_shows_on_both_players_pages_and_the_leaderboard(client):
     token, players = rated_game()
     mover, body = to_last_move(token, players)
     mover.ok("post", f"/tables/{token}/moves", body)
+    # A visitor sees the match listed at a public table only (test_private_matches.py).
+    Table.objects.filter(invite_token=token).update(visibility=Table.Visibility.PUBLIC)
     alice, bob = (Player.objects.get(user__username=name) for name in ("alice", "bob"))
     page = client.get(f"/players/{alice.pk}/").content.decode()
     change = RatingChange.objects.get(player=alice)
@@ -96,10 +100,18 @@ def test_the_pages_cost_a_bounded_number_of_queries(
         with django_assert_max_num_queries(12):
             response = client.get(path)
         assert response.status_code == 200, path
+    owner = Client()
+    owner.force_login(regular.user)  # sees every match of theirs: the page count is the statistics'
+    with django_assert_max_num_queries(12):
+        assert owner.get(f"/players/{regular.pk}/?page=50").status_code == 200
     page = client.get(f"/players/{regular.pk}/").content.decode()
     pages = int(re.search(r"Page 1 of (\d+)", page).group(1))
-    assert pages == -(-player_stats.statistics(regular).matches // 20) and pages >= 100
+    listed = player_stats.finished_match_keys(regular, None, False).count()  # invite-only ones left out
+    assert listed < player_stats.statistics(regular).matches
+    assert pages == -(-listed // 20) and pages >= 50
     assert page.count("<tr>") == 21  # the header and 20 matches
+    last = client.get(f"/players/{regular.pk}/?page={pages}").content.decode()
+    assert last.count("<tr>") == 1 + listed - 20 * (pages - 1)
 
 
 def test_names_link_to_player_pages_in_the_lobby_and_my_tables(client, alice, bob):
