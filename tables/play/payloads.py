@@ -4,6 +4,7 @@ pass through here. Pages and the API both render these."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.urls import reverse
@@ -34,7 +35,14 @@ def player_url(player: Player | None) -> str | None:
     """An account's page; guests and robots have none."""
     if player is None or player.user_id is None or player.is_bot:
         return None
-    return reverse("player", args=[player.pk])
+    return _player_path(player.pk)
+
+
+@functools.lru_cache(maxsize=20_000)
+def _player_path(player_id: int) -> str:
+    """Django's reverse() costs some 50 µs (the URL resolver through asgiref's locals), and every
+    seated state names both seats' pages: remembered per id, it costs nothing on a move."""
+    return reverse("player", args=[player_id])
 
 
 def table_status(table: Table) -> str:
