@@ -33,6 +33,7 @@ urlpatterns = [
     path("help/", guide.help_page, name="help"),
     path("players/<int:player_id>/", player_views.player, name="player"),
     path("players/<int:player_id>/versus/", social_views.versus_page, name="versus"),
+    path("players/<int:player_id>/report/", social_views.report_page, name="report_player"),
     path("players/<int:player_id>/<str:action>/", social_views.player_action, name="player_action"),
     path("me/following/", social_views.following_page, name="following"),
     path("me/presence/", social_views.presence_setting, name="presence_setting"),

@@ -1,4 +1,4 @@
-"""Follow, block, presence and head-to-head in the JSON API (mounted under /api by tables.api).
+"""Follow, block, presence, head-to-head and reports in the JSON API (mounted under /api by tables.api).
 Every endpoint calls tables.social.services to write; none writes a model itself."""
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from tables.social.schemas import (
     PlayerSocialOut,
     PresenceSettingIn,
     PresenceSettingOut,
+    ReportIn,
+    ReportOut,
 )
 
 router = Router(tags=["social"])
@@ -121,3 +123,18 @@ def presence_setting(request: HttpRequest, payload: PresenceSettingIn) -> dict[s
     player = player_of(request)
     services.hide_presence(player, payload.hide_presence)
     return {"hide_presence": selectors.hides_presence(player)}
+
+
+@router.post(
+    "/players/{player_id}/report",
+    response={201: ReportOut, **errors(400, 401, 403, 404, 409, 413, 429)},
+    summary="Report an account (or one of its chat messages) to staff",
+)
+def report(request: HttpRequest, player_id: int, payload: ReportIn) -> Status[dict[str, Any]]:
+    row = services.report(
+        player_of(request), _account(player_id), payload.reason, payload.text, payload.chat_message_id
+    )
+    return Status(
+        201,
+        {"id": row.pk, "reason": row.reason, "status": row.status, "created_at": row.created_at.isoformat()},
+    )

@@ -1,11 +1,16 @@
-"""Follows, blocks and the social settings of an account (tables/social, docs/social.md)."""
+"""Follows, blocks, the social settings of an account, and reports for staff (tables/social,
+docs/social.md)."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tables.accounts.models import Player
+from tables.play.models import ChatMessage, Table
 
 
 class Follow(models.Model):
@@ -51,3 +56,51 @@ class SocialSettings(models.Model):
     player = models.OneToOneField(Player, on_delete=models.CASCADE, primary_key=True, related_name="+")
     # Hidden: no "online now" nor "last seen" of this account anywhere (nothing, not "offline").
     hide_presence = models.BooleanField(default=False)
+
+
+class Report(models.Model):
+    """A player's report of another account (from its page, or of one chat message at a table),
+    for staff: the admin's queue of open reports, each handled with who did it, when and why."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", _("Insults or harassment")
+        CHEATING = "cheating", _("Cheating")
+        STALLING = "stalling", _("Stalling: letting the clock run to make the opponent give up")
+        SPAM = "spam", _("Spam or advertising")
+        NAME = "name", _("An offensive name")
+        OTHER = "other", _("Something else")
+
+    class Status(models.TextChoices):
+        OPEN = "open", pgettext_lazy("report status", "Open")
+        DISMISSED = "dismissed", pgettext_lazy("report status", "Dismissed")
+        HANDLED = "handled", pgettext_lazy("report status", "Handled")
+
+    MAX_TEXT = 1000
+
+    reporter = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    reported = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    text = models.TextField(blank=True, max_length=MAX_TEXT)
+    chat_message = models.ForeignKey(
+        ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    handled_at = models.DateTimeField(null=True, blank=True)
+    staff_note = models.TextField(blank=True, help_text=_("What was done and why (kept with the report)."))
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "created_at"], name="report_queue"),
+            models.Index(fields=["reported", "created_at"], name="report_by_reported"),
+        ]
+        constraints = [
+            models.CheckConstraint(name="report_not_oneself", condition=~Q(reporter=F("reported"))),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} reports {self.reported} ({self.reason})"

@@ -64,3 +64,18 @@ class PresenceSettingIn(Schema):
 
 class PresenceSettingOut(Schema):
     hide_presence: bool
+
+
+class ReportIn(Schema):
+    reason: str = Field(description="abuse, cheating, stalling, spam, name or other")
+    text: str = Field("", description="what happened, in the reporter's words (at most 1000 characters)")
+    chat_message_id: int | None = Field(
+        None, description="one chat message of theirs, at a table where the caller could read it"
+    )
+
+
+class ReportOut(Schema):
+    id: int
+    reason: str
+    status: str = Field(description="open until staff dismiss or handle it")
+    created_at: str

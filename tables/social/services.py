@@ -1,4 +1,5 @@
-"""The social room's writers: follow and unfollow, block and unblock, hide one's presence.
+"""The social room's writers: follow and unfollow, block and unblock, hide one's presence,
+report a player (or a chat message) to staff and close a report.
 
 Each refuses with a clear error (tables.core.errors): following or blocking oneself, twice, a
 player who is not an account, past the limits. A block ends what the two had going between
@@ -7,16 +8,21 @@ them that is not a match: follows both ways and open challenges; a running match
 
 from __future__ import annotations
 
+import datetime as dt
+from typing import Any
+
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from tables.accounts.models import Player
+from tables.alerts.models import TablePresence
 from tables.challenges.models import Challenge
-from tables.core.errors import BadRequest, Conflict, Forbidden, NotFound
+from tables.core.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited, TooLarge
+from tables.play.models import ChatMessage
 from tables.social import selectors
-from tables.social.models import Block, Follow, SocialSettings
+from tables.social.models import Block, Follow, Report, SocialSettings
 
 MAX_FOLLOWED = 500  # accounts one account may follow (Lichess's limit is of the same order)
 MAX_BLOCKED = 1000  # accounts one account may block
@@ -101,3 +107,72 @@ def _require_other(player: Player, other: Player, message: str) -> None:
 
 def _named(player: Player) -> dict[str, str]:
     return {"name": player.display_name}
+
+
+MAX_OPEN_REPORTS_PER_DAY = 10  # reports one account may file in a day (a report is a staff's time)
+
+
+def report(
+    reporter: Player, reported: Player, reason: str, text: str = "", chat_message_id: int | None = None
+) -> Report:
+    """``reporter`` reports ``reported`` to staff, with a reason from the list and free text, or
+    one chat message of theirs at a table (one the reporter could read: else 404)."""
+    _require_account(reporter, gettext("Sign up to report players."))
+    _require_other(reporter, reported, gettext("You cannot report yourself."))
+    if reason not in Report.Reason.values:
+        raise BadRequest(gettext("Choose a reason from the list."), field="reason")
+    text = (text or "").strip()
+    if len(text) > Report.MAX_TEXT:
+        raise TooLarge(
+            gettext("A report has at most %(count)d characters.") % {"count": Report.MAX_TEXT}, field="text"
+        )
+    message = None if chat_message_id is None else readable_message(reporter, reported, chat_message_id)
+    now = timezone.now()
+    with transaction.atomic():
+        Player.objects.select_for_update().filter(pk=reporter.pk).first()
+        mine = Report.objects.filter(reporter=reporter)
+        if mine.filter(reported=reported, status=Report.Status.OPEN, chat_message=message).exists():
+            raise Conflict(gettext("You have already reported this: staff will look at it."))
+        if mine.filter(created_at__gt=now - dt.timedelta(days=1)).count() >= MAX_OPEN_REPORTS_PER_DAY:
+            raise RateLimited(
+                gettext("You have sent %(count)d reports today: try again tomorrow.")
+                % {"count": MAX_OPEN_REPORTS_PER_DAY},
+                extra={"retry_after": 86400},
+            )
+        return Report.objects.create(
+            reporter=reporter,
+            reported=reported,
+            reason=reason,
+            text=text,
+            chat_message=message,
+            table_id=message.table_id if message is not None else None,
+        )
+
+
+def readable_message(reporter: Player, author: Player, message_id: int) -> ChatMessage:
+    """The author's chat message, if the reporter was at its table and could read it (a seated
+    player reads the players' channel; a spectator, who has had the page open, both)."""
+    message = ChatMessage.objects.select_related("table").filter(pk=message_id, author=author).first()
+    if message is not None:
+        seat = message.table.seat_of(reporter)
+        if seat is not None:
+            readable = message.channel == ChatMessage.Channel.PLAYERS
+        else:
+            readable = TablePresence.objects.filter(player=reporter, table_id=message.table_id).exists()
+        if readable:
+            return message
+    raise NotFound(gettext("There is no such message."))
+
+
+def handle_report(report_row: Report, staff: Any, status: str, note: str) -> Report:
+    """Staff close a report (dismissed or handled), saying why; who and when are kept with it."""
+    if status not in (Report.Status.DISMISSED, Report.Status.HANDLED):
+        raise BadRequest("A report is closed as dismissed or handled.", field="status")
+    if not note.strip():
+        raise BadRequest("Say what was done and why.", field="staff_note")
+    report_row.status = status
+    report_row.staff_note = note.strip()
+    report_row.handled_by = staff
+    report_row.handled_at = timezone.now()
+    report_row.save(update_fields=["status", "staff_note", "handled_by", "handled_at"])
+    return report_row

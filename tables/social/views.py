@@ -1,6 +1,7 @@
 """The social room's pages: the following list (/me/following/), the buttons of a player page
 (follow, unfollow, block, unblock), the presence setting of the profile, and the matches between
-the visitor and another account (/players/<id>/versus/). Writes go through tables.social.services."""
+the visitor and another account (/players/<id>/versus/), and reporting a player or a chat message to staff. Writes go through
+tables.social.services."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tables.accounts import identity
 from tables.accounts.models import Player
 from tables.core.errors import ServiceError
 from tables.social import payloads, selectors, services
+from tables.social.models import Report
 
 VERSUS_PAGE_SIZE = 20
 
@@ -121,3 +123,33 @@ def versus_page(request: HttpRequest, player_id: int) -> HttpResponse:
         "rows": rows,
     }
     return render(request, "social/versus.html", context)
+
+
+def report_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Report a player to staff (from their page), or one chat message of theirs (from the table's
+    chat: ``?message=<id>``). The message is quoted only to someone who could read it."""
+    other = _account_or_404(player_id)
+    player = identity.player_for_request(request)
+    if player is None or player.user_id is None:
+        messages.error(request, _("Log in to report players."))
+        return redirect("account_login")
+    raw = request.POST.get("message") or request.GET.get("message") or ""
+    message_id = int(raw) if raw.isascii() and raw.isdigit() else None
+    if request.method == "POST":
+        try:
+            services.report(
+                player, other, request.POST.get("reason", ""), request.POST.get("text", ""), message_id
+            )
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("Thank you: staff will look at your report."))
+            return redirect("player", player_id=other.pk)
+    quoted = None
+    if message_id is not None:
+        try:
+            quoted = services.readable_message(player, other, message_id)
+        except ServiceError:
+            message_id = None
+    context = {"other": other, "reasons": Report.Reason.choices, "quoted": quoted, "message_id": message_id}
+    return render(request, "social/report.html", context)
