@@ -24,6 +24,7 @@ from tables.social.schemas import (
     PlayerSocialOut,
     PresenceSettingIn,
     PresenceSettingOut,
+    RelationOut,
     ReportIn,
     ReportOut,
 )
@@ -66,11 +67,23 @@ def follow(request: HttpRequest, player_id: int) -> Status[dict[str, Any]]:
 
 
 @router.delete(
-    "/players/{player_id}/follow", response={204: None, **CHANGE_ERRORS}, summary="Stop following an account"
+    "/players/{player_id}/follow",
+    response={200: RelationOut, **CHANGE_ERRORS},
+    summary="Stop following an account",
 )
-def unfollow(request: HttpRequest, player_id: int) -> Status[None]:
-    services.unfollow(player_of(request), _account(player_id))
-    return Status(204, None)
+def unfollow(request: HttpRequest, player_id: int) -> dict[str, Any]:
+    caller, other = player_of(request), _account(player_id)
+    services.unfollow(caller, other)
+    return _relation(caller, other)
+
+
+def _relation(caller: Player, other: Player) -> dict[str, Any]:
+    return {
+        "id": other.pk,
+        "name": other.display_name,
+        "following": selectors.follows(caller, other),
+        "blocked": selectors.blocks(caller, other),
+    }
 
 
 @router.get("/me/blocks", response={200: BlocksOut, **READ_ERRORS}, summary="The accounts the caller blocks")
@@ -88,11 +101,12 @@ def block(request: HttpRequest, player_id: int) -> Status[dict[str, Any]]:
 
 
 @router.delete(
-    "/players/{player_id}/block", response={204: None, **CHANGE_ERRORS}, summary="Unblock an account"
+    "/players/{player_id}/block", response={200: RelationOut, **CHANGE_ERRORS}, summary="Unblock an account"
 )
-def unblock(request: HttpRequest, player_id: int) -> Status[None]:
-    services.unblock(player_of(request), _account(player_id))
-    return Status(204, None)
+def unblock(request: HttpRequest, player_id: int) -> dict[str, Any]:
+    caller, other = player_of(request), _account(player_id)
+    services.unblock(caller, other)
+    return _relation(caller, other)
 
 
 @router.get(

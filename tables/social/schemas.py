@@ -79,3 +79,12 @@ class ReportOut(Schema):
     reason: str
     status: str = Field(description="open until staff dismiss or handle it")
     created_at: str
+
+
+class RelationOut(Schema):
+    """What the caller's follow and block of an account are, after a change."""
+
+    id: int
+    name: str
+    following: bool = Field(description="the caller follows them")
+    blocked: bool = Field(description="the caller blocks them")
