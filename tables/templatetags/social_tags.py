@@ -10,6 +10,7 @@ from typing import Any
 from django import template
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tables.accounts import identity
 from tables.accounts.models import Player
@@ -79,9 +80,11 @@ def opponent_presence(context: template.Context, table: Table) -> dict[str, Any]
     viewer = context.get("player")
     seat = table.seat_of(viewer) if isinstance(viewer, Player) else None
     opponent = table.seats[1 - seat] if seat is not None else None
-    if opponent is None or opponent.user_id is None or opponent.is_bot:
+    if seat is None or opponent is None or opponent.user_id is None or opponent.is_bot:
         return {}
-    return {"opponent": opponent, **_presence(opponent)}
+    # The page's presence messages then say when the opponent opens or leaves this table.
+    texts = {"online_text": gettext("online now"), "left_text": gettext("last seen just now")}
+    return {"opponent": opponent, "seat": 1 - seat, **texts, **_presence(opponent)}
 
 
 @register.inclusion_tag("social/_profile_social.html", takes_context=True)
