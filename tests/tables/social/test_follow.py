@@ -4,8 +4,11 @@ player page's button, followed players' seeks first in the lobby, and the API's 
 from __future__ import annotations
 
 import datetime as dt
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from tables.accounts.models import Player
@@ -15,6 +18,9 @@ from tables.challenges import services as challenge_services
 from tables.core.errors import BadRequest, Conflict, NotFound
 from tables.social import services
 from tables.social.models import Follow
+from tests.tables.helpers import make_account_client
+
+from .conftest import named
 
 pytestmark = pytest.mark.django_db
 
@@ -107,3 +113,33 @@ def test_followed_players_seeks_come_first_in_the_lobby(ana, ben, carla):
     assert page.index(f'data-seek="{ben_seek.pk}"') < page.index(f'data-seek="{carla_seek.pk}"')
     seeks = ana.ok("get", "/seeks")["seeks"]
     assert [row["id"] for row in seeks] == [ben_seek.pk, carla_seek.pk]
+
+
+needs_row_locks = pytest.mark.skipif(
+    connection.vendor == "sqlite",
+    reason="SQLite has no row locks (SELECT ... FOR UPDATE); .ci/run runs this on PostgreSQL",
+)
+
+
+@needs_row_locks
+@pytest.mark.django_db(transaction=True)
+def test_follows_sent_at_once_do_not_pass_the_limit(monkeypatch):
+    monkeypatch.setattr(services, "MAX_FOLLOWED", 3)
+    follower = named(make_account_client("race-f@example.com"), "Fran").player
+    others = [named(make_account_client(f"race-{n}@example.com"), f"P{n}").player for n in range(8)]
+    barrier = threading.Barrier(len(others))
+
+    def follow(other: Player) -> str:
+        barrier.wait()
+        try:
+            services.follow(follower, other)
+            return "followed"
+        except Conflict:
+            return "refused"
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=len(others)) as pool:
+        results = list(pool.map(follow, others))
+    assert sorted(results) == ["followed"] * 3 + ["refused"] * 5
+    assert Follow.objects.filter(follower=follower).count() == 3
