@@ -104,6 +104,7 @@ def test_the_staff_queue_shows_the_context_and_keeps_who_closed_it_and_why(ana, 
     page = staff.client.get(f"/admin/tables/report/{report.pk}/change/").content.decode()
     assert "hello" in page and "bye" in page  # the chat around it
     assert f"/admin/tables/report/{earlier.pk}/change/" in page  # earlier reports of Ben
+    assert staff.client.get(f"/admin/tables/report/{earlier.pk}/change/").status_code == 200  # no message
     assert "/admin/tables/match/" in page and "/matches/" in page  # the table's match, move log, archive
     url = f"/admin/tables/report/{report.pk}/change/"
     refused = staff.client.post(url, {"status": "dismissed", "staff_note": ""})
