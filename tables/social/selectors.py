@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Value, When
 
 from tables.accounts.models import Player
 from tables.archive.selectors import tables_shown_to
@@ -33,6 +33,22 @@ def following_of(player: Player) -> list[Follow]:
     """The accounts ``player`` follows, by name, each with its player read."""
     rows = Follow.objects.filter(follower=player).select_related("followed")
     return list(rows.order_by("followed__display_name", "followed_id"))
+
+
+def following_around_first(player: Player) -> QuerySet[Follow]:
+    """The accounts ``player`` follows, those around first: the most recently seen (online now
+    before all), then the never seen and the hidden, by name. Each row carries its presence
+    (``seen_at``, ``hidden``: presence_from_row), so a page of them is one query."""
+    hidden = Exists(SocialSettings.objects.filter(player=OuterRef("followed"), hide_presence=True))
+    rows = Follow.objects.filter(follower=player).select_related("followed")
+    rows = rows.annotate(hidden=hidden, seen_at=F("followed__activity__last_seen"))
+    shown_seen = Case(When(hidden=True, then=Value(None)), default=F("seen_at"))
+    return rows.order_by(shown_seen.desc(nulls_last=True), "followed__display_name", "followed_id")
+
+
+def presence_from_row(row: Follow, now: dt.datetime) -> Presence:
+    """The presence of a row of following_around_first."""
+    return _presence(getattr(row, "seen_at", None), bool(getattr(row, "hidden", False)), now)
 
 
 def follows(follower: Player, followed: Player) -> bool:

@@ -25,6 +25,7 @@ from tables.social import payloads, selectors, services
 from tables.social.models import Report
 
 VERSUS_PAGE_SIZE = 20
+FOLLOWING_PAGE_SIZE = 100
 
 ACTIONS: dict[str, tuple[Callable[[Player, Player], object], object]] = {
     "follow": (services.follow, gettext_lazy("You follow %(name)s.")),
@@ -42,14 +43,17 @@ def _account_or_404(player_id: int) -> Player:
 
 
 def following_page(request: HttpRequest) -> HttpResponse:
+    """Who the visitor follows, those around first (selectors.following_around_first), a page at
+    a time: one query for the page's rows and their presence, one to count them."""
     player = identity.player_for_request(request)
-    rows = []
+    page = None
+    rows: list[dict[str, object]] = []
     if player is not None and player.user_id is not None:
-        follows = selectors.following_of(player)
         now = timezone.now()
-        seen = selectors.presence_of((row.followed_id for row in follows), now)
-        rows = [payloads.following_row(row, seen.get(row.followed_id), now) for row in follows]
-    context = {"player": player, "rows": rows, "limit": services.MAX_FOLLOWED}
+        paginator = Paginator(selectors.following_around_first(player), FOLLOWING_PAGE_SIZE)
+        page = paginator.get_page(request.GET.get("page"))
+        rows = [payloads.following_row(row, selectors.presence_from_row(row, now), now) for row in page]
+    context = {"player": player, "rows": rows, "page": page, "limit": services.MAX_FOLLOWED}
     return render(request, "social/following.html", context)
 
 

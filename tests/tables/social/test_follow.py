@@ -84,6 +84,11 @@ def test_the_following_page_lists_presence_and_a_challenge_link(ana, ben, carla)
     Activity.objects.create(player=carla.player, last_seen=now - dt.timedelta(hours=3))
     page = ana.client.get("/me/following/", headers={"accept-language": "en"}).content.decode()
     assert "online now" in page and "last seen 3\xa0hours ago" in page
+    assert page.index("Ben") < page.index("Carla")  # who is around first
+    Activity.objects.filter(player=carla.player).update(last_seen=now)
+    Activity.objects.filter(player=ben.player).update(last_seen=now - dt.timedelta(days=1))
+    page = ana.client.get("/me/following/", headers={"accept-language": "en"}).content.decode()
+    assert page.index("Carla") < page.index("Ben")
     assert f"/new/?opponent={ben.player.pk}" in page and f"/new/?opponent={carla.player.pk}" in page
     spanish = ana.client.get("/me/following/", headers={"accept-language": "es"}).content.decode()
     assert "en línea" in spanish and "visto por última vez" in spanish

@@ -49,4 +49,7 @@ def test_the_social_pages_cost_a_bounded_number_of_queries(ten_thousand_matches)
         assert response.status_code == 200, path
         assert len(queries) <= budget, (path, len(queries))
     page = browser.get("/me/following/").content.decode()
-    assert page.count("/new/?opponent=") == 500
+    assert page.count("/new/?opponent=") == 100  # a page; the most recently seen first
+    assert page.index(f"?opponent={others[0].pk}") < page.index(f"?opponent={others[1].pk}")
+    last = browser.get("/me/following/?page=5").content.decode()
+    assert last.count("/new/?opponent=") == 100 and f"?opponent={others[499].pk}" in last
