@@ -208,6 +208,13 @@ class ApiTokenAdmin(ModelAdmin):
 class ReportForm(ModelForm):
     """Staff close a report by choosing dismissed or handled and saying what was done and why."""
 
+    mute_days = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=social_services.MAX_MUTE_DAYS,
+        help_text="Handled by muting the reported player's chat at every table for this many days.",
+    )
+
     class Meta:
         model = Report
         fields = ("status", "staff_note")
@@ -216,6 +223,8 @@ class ReportForm(ModelForm):
         data = super().clean() or {}
         if data.get("status") != Report.Status.OPEN and not (data.get("staff_note") or "").strip():
             raise forms.ValidationError("Say what was done and why before closing the report.")
+        if data.get("mute_days") and data.get("status") != Report.Status.HANDLED:
+            raise forms.ValidationError("A mute closes the report as handled.")
         return data
 
 
@@ -241,8 +250,9 @@ class ReportAdmin(ModelAdmin):
         "earlier",
         "handled_by",
         "handled_at",
+        "muted_until",
     )
-    fields = (*readonly_fields, "status", "staff_note")
+    fields = (*readonly_fields, "status", "staff_note", "mute_days")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # players report; staff handle
@@ -325,4 +335,5 @@ class ReportAdmin(ModelAdmin):
         if obj.status == Report.Status.OPEN:
             obj.save(update_fields=["staff_note"])
         else:
-            social_services.handle_report(obj, request.user, obj.status, obj.staff_note)
+            mute_days = form.cleaned_data.get("mute_days") or 0
+            social_services.handle_report(obj, request.user, obj.status, obj.staff_note, mute_days)

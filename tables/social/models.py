@@ -56,6 +56,8 @@ class SocialSettings(models.Model):
     player = models.OneToOneField(Player, on_delete=models.CASCADE, primary_key=True, related_name="+")
     # Hidden: no "online now" nor "last seen" of this account anywhere (nothing, not "offline").
     hide_presence = models.BooleanField(default=False)
+    # Staff muted its chat at every table until then (services.mute_chat, from a report).
+    chat_muted_until = models.DateTimeField(null=True, blank=True)
 
 
 class Report(models.Model):
@@ -92,6 +94,7 @@ class Report(models.Model):
     )
     handled_at = models.DateTimeField(null=True, blank=True)
     staff_note = models.TextField(blank=True, help_text=_("What was done and why (kept with the report)."))
+    muted_until = models.DateTimeField(null=True, blank=True)  # the chat mute staff gave, if any
 
     class Meta:
         indexes = [

@@ -171,6 +171,12 @@ def hiding_presence(ids: Iterable[int]) -> set[int]:
     return set(rows.values_list("player_id", flat=True))
 
 
+def chat_muted_until(player: Player, now: dt.datetime) -> dt.datetime | None:
+    """Until when staff muted the account's chat site-wide (None: not muted now)."""
+    rows = SocialSettings.objects.filter(player=player, chat_muted_until__gt=now)
+    return rows.values_list("chat_muted_until", flat=True).first()
+
+
 def hides_presence(player: Player) -> bool:
     return SocialSettings.objects.filter(player=player, hide_presence=True).exists()
 

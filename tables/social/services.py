@@ -164,15 +164,29 @@ def readable_message(reporter: Player, author: Player, message_id: int) -> ChatM
     raise NotFound(gettext("There is no such message."))
 
 
-def handle_report(report_row: Report, staff: Any, status: str, note: str) -> Report:
-    """Staff close a report (dismissed or handled), saying why; who and when are kept with it."""
+MAX_MUTE_DAYS = 365
+
+
+def handle_report(report_row: Report, staff: Any, status: str, note: str, mute_days: int = 0) -> Report:
+    """Staff close a report (dismissed or handled), saying why; who and when are kept with it.
+    ``mute_days``: handled by muting the reported account's chat at every table that long."""
     if status not in (Report.Status.DISMISSED, Report.Status.HANDLED):
         raise BadRequest("A report is closed as dismissed or handled.", field="status")
     if not note.strip():
         raise BadRequest("Say what was done and why.", field="staff_note")
-    report_row.status = status
-    report_row.staff_note = note.strip()
-    report_row.handled_by = staff
-    report_row.handled_at = timezone.now()
-    report_row.save(update_fields=["status", "staff_note", "handled_by", "handled_at"])
+    if mute_days and (status != Report.Status.HANDLED or not 0 < mute_days <= MAX_MUTE_DAYS):
+        raise BadRequest(f"A mute is 1 to {MAX_MUTE_DAYS} days, on a report handled.", field="mute_days")
+    now = timezone.now()
+    with transaction.atomic():
+        if mute_days:
+            until = now + dt.timedelta(days=mute_days)
+            SocialSettings.objects.update_or_create(
+                player_id=report_row.reported_id, defaults={"chat_muted_until": until}
+            )
+            report_row.muted_until = until
+        report_row.status = status
+        report_row.staff_note = note.strip()
+        report_row.handled_by = staff
+        report_row.handled_at = now
+        report_row.save(update_fields=["status", "staff_note", "handled_by", "handled_at", "muted_until"])
     return report_row

@@ -4,12 +4,14 @@ account, and every closing kept with who did it and why."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from tables.core.errors import BadRequest, Conflict, NotFound, RateLimited
 from tables.play import services as play_services
 from tables.play.models import ChatMessage
-from tables.social import services
+from tables.social import selectors, services
 from tables.social.models import Report
 from tests.tables.helpers import make_account_client, started
 
@@ -120,3 +122,27 @@ def test_the_staff_queue_shows_the_context_and_keeps_who_closed_it_and_why(ana, 
     )
     assert report.handled_at is not None
     assert ana.client.get("/admin/tables/report/").status_code == 302  # players do not see the queue
+
+
+def test_staff_mute_the_reported_players_chat_everywhere_for_some_days(ana, ben):
+    staff = make_account_client("staff2@example.com", staff=True)
+    staff.user.is_superuser = True
+    staff.user.save()
+    token, _ = started(ana, ben)
+    other, _ = started(ben, named(make_account_client("dora@example.com"), "Dora"))
+    message = play_services.post_chat(token, ben.player, "a rude word")
+    report = services.report(ana.player, ben.player, "abuse", chat_message_id=message.id)
+    url = f"/admin/tables/report/{report.pk}/change/"
+    refused = staff.client.post(url, {"status": "dismissed", "staff_note": "no", "mute_days": "3"})
+    assert refused.status_code == 200  # a mute closes a report as handled, not dismissed
+    staff.client.post(url, {"status": "handled", "staff_note": "Insults: 3 days.", "mute_days": "3"})
+    report.refresh_from_db()
+    assert report.status == "handled" and report.muted_until is not None
+    for table in (token, other):  # every table, not only where it happened
+        response = ben.post(f"/tables/{table}/chat", {"text": "hello"})
+        assert response.status_code == 403 and response.json()["error"] == "forbidden"
+    assert ana.post(f"/tables/{token}/chat", {"text": "still here"}).status_code == 201
+    later = report.muted_until + dt.timedelta(seconds=1)
+    assert selectors.chat_muted_until(ben.player, later) is None  # it ends by itself
+    with pytest.raises(BadRequest):
+        services.handle_report(report, staff.user, "handled", "why", mute_days=400)
