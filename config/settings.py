@@ -40,6 +40,8 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
+    "allauth.usersessions",
     "tables",
     "tables.alerts",
 ]
@@ -57,6 +59,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "allauth.usersessions.middleware.UserSessionsMiddleware",
     "tables.core.middleware.GuestCookieMiddleware",
 ]
 
@@ -135,6 +138,17 @@ ACCOUNT_RATE_LIMITS = {
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
 }
+# Two-factor login (docs/accounts.md): an authenticator app (TOTP) with recovery codes, and
+# passkeys (WebAuthn), which also log in without a password where the browser offers one. A
+# second factor's failures count as failed logins (allauth's "login_failed": 10 a minute from an
+# address, 5 in 5 minutes for the account).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "Ginmesa"
+# make run serves http://127.0.0.1:8000: passkeys there need allauth to accept a plain-HTTP origin.
+MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
+# Where the account is logged in (/me/sessions/): each session's browser, address and last request.
+USERSESSIONS_TRACK_ACTIVITY = True
 # The proxies in front of daphne that append the client's address to X-Forwarded-For: the rate
 # limits count the address the last trusted one saw (0: the connection's own address).
 ALLAUTH_TRUSTED_PROXY_COUNT = env.get_int("TRUSTED_PROXY_COUNT", 0)
