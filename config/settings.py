@@ -59,7 +59,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
-    "allauth.usersessions.middleware.UserSessionsMiddleware",
+    "tables.accounts.middleware.SessionActivityMiddleware",
     "tables.core.middleware.GuestCookieMiddleware",
 ]
 
@@ -149,6 +149,7 @@ MFA_TOTP_ISSUER = "Ginmesa"
 MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
 # Where the account is logged in (/me/sessions/): each session's browser, address and last request.
 USERSESSIONS_TRACK_ACTIVITY = True
+USERSESSIONS_ADAPTER = "config.accounts.UserSessionsAdapter"
 # The proxies in front of daphne that append the client's address to X-Forwarded-For: the rate
 # limits count the address the last trusted one saw (0: the connection's own address).
 ALLAUTH_TRUSTED_PROXY_COUNT = env.get_int("TRUSTED_PROXY_COUNT", 0)

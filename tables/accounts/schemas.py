@@ -1,4 +1,4 @@
-"""The account's bodies in the JSON API: profile, vacation and API tokens (/api/openapi.json)."""
+"""The account's bodies in the JSON API: profile, vacation, API tokens, sessions (/api/openapi.json)."""
 
 from __future__ import annotations
 
@@ -61,3 +61,21 @@ class TokensOut(Schema):
 
 class RevokedOut(Schema):
     revoked: int
+
+
+class SessionOut(Schema):
+    id: int
+    browser: str = Field(description="the browser and system, from its User-Agent")
+    user_agent: str
+    address: str = Field(description="the address of its last request")
+    created_at: str = Field(description="when it logged in")
+    last_seen_at: str = Field(description="its last request, to within a minute")
+    current: bool = Field(description="the session making this call")
+
+
+class SessionsOut(Schema):
+    sessions: list[SessionOut]
+
+
+class EndedOut(Schema):
+    ended: int = Field(description="how many sessions were ended")

@@ -168,6 +168,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHORISED)
             return
         events.remember_server_loop()
+        session = self.scope.get("session")
+        key = session.session_key if session is not None else None
+        if key and self.caller.via == "session" and self.caller.player and self.caller.player.user_id:
+            await self.join(events.session_group(key))  # an account's login: closed when it ends
         await self.start()
 
     async def start(self) -> None:
@@ -260,6 +264,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def on_ping(self, content: dict[str, Any]) -> None:
         await self.send_json({"type": "pong"})
+
+    async def session_ended(self, message: dict[str, Any]) -> None:
+        """The login session this socket came with was ended (logged out elsewhere, a new
+        password, a second factor turned on): the socket closes as an unauthorised one."""
+        await self.close(code=CLOSE_UNAUTHORISED)
 
 
 def _ids_of(content: Any, but: str | None) -> dict[str, str]:
