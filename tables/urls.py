@@ -19,6 +19,7 @@ urlpatterns = [
     path("me/profile/", views.profile, name="profile"),
     path("me/tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke_token"),
     path("me/sessions/", account_views.sessions_page, name="sessions"),
+    path("me/tokens/new/", account_views.create_token, name="create_token"),
     path("lobby/", views.lobby, name="lobby"),
     path("challenges/", challenge_views.challenges_page, name="challenges"),
     path(

@@ -44,7 +44,9 @@ def token_row(token: ApiToken) -> dict[str, Any]:
         "id": token.id,
         "name": token.name,
         "prefix": token.prefix,
+        "scope": token.scope,
         "created_at": token.created_at.isoformat(),
+        "expires_at": token.expires_at.isoformat() if token.expires_at else None,
         "last_used_at": token.last_used_at.isoformat() if token.last_used_at else None,
     }
 

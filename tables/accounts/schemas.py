@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, Literal
 
 from ninja import Schema
 from pydantic import Field
@@ -11,6 +11,12 @@ from pydantic import Field
 
 class TokenIn(Schema):
     name: str = Field("", max_length=60)
+    scope: Literal["read", "play"] = Field(
+        "play", description='"read": reads only (GET, watching); "play": also plays, chats and changes things'
+    )
+    expires_at: dt.datetime | None = Field(
+        None, description="when it stops working (in the future); none: until revoked"
+    )
 
 
 class ProfileIn(Schema):
@@ -47,8 +53,10 @@ class TokenOut(Schema):
     id: int
     name: str
     prefix: str
+    scope: str = Field(description='"read" or "play"')
     created_at: str
-    last_used_at: str | None
+    expires_at: str | None = Field(description="when it stops working; null: until revoked")
+    last_used_at: str | None = Field(description="its last use, to within five minutes")
 
 
 class NewTokenOut(TokenOut):

@@ -23,6 +23,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import connection
 
+from tables.accounts import identity
 from tables.accounts.models import Player
 from tables.alerts import presence, watchers
 from tables.core.text_input import MAX_JSON_DEPTH, json_too_deep, text_location
@@ -264,6 +265,13 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def on_ping(self, content: dict[str, Any]) -> None:
         await self.send_json({"type": "pong"})
+
+    async def refused_read_only(self, **ids: Any) -> bool:
+        """A read-only token's move, verb or chat: refused with an error frame (403), as over HTTP."""
+        if not self.caller.read_only:
+            return False
+        await self.send_error(403, "missing_scope", identity.READ_ONLY_REFUSAL, **ids)
+        return True
 
     async def session_ended(self, message: dict[str, Any]) -> None:
         """The login session this socket came with was ended (logged out elsewhere, a new

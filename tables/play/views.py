@@ -292,6 +292,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "languages": Player.Language.choices,
         "api_tokens": identity.live_api_tokens(player.user) if player.user is not None else [],
         "security": account_selectors.security_of(player.user) if player.user is not None else None,
+        "now": timezone.now(),
         "vacation": (vacation := account_payloads.vacation(player)),
         "vacation_last_day": dt.date.fromisoformat(vacation["last_day"]) if vacation["last_day"] else None,
         "alert_defaults": alert_prefs.defaults_for_page(),

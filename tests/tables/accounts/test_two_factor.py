@@ -4,6 +4,7 @@ code logs in, and wrong codes count against the login limits (settings.ACCOUNT_R
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -111,3 +112,17 @@ def test_the_two_factor_pages_speak_both_languages(alice, language: str, title: 
     alice.client.cookies["django_language"] = language
     page = alice.client.get("/accounts/2fa/").content.decode()
     assert title in page and 'class="btn' in page
+
+
+def test_passkeys_are_offered_and_their_pages_run_no_inline_script(alice) -> None:
+    """The login page offers a passkey login; adding one (after the password again) is a page
+    whose scripts are static files (the CSP forbids inline ones) and whose data is inert JSON."""
+    login = Client().get("/accounts/login/").content.decode()
+    assert "passkey_login" in login and "mfa/js/webauthn.js" in login
+    client = Client()
+    log_in(client)
+    client.post("/accounts/reauthenticate/", {"password": PASSWORD})
+    page = client.get("/accounts/2fa/webauthn/add/")
+    assert page.status_code == 200 and "script-src 'self'" in page["Content-Security-Policy"]
+    scripts = re.findall(r"<script([^>]*)>", page.content.decode())
+    assert scripts and all("src=" in attrs or 'type="application/json"' in attrs for attrs in scripts)
