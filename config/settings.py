@@ -145,8 +145,8 @@ ACCOUNT_RATE_LIMITS = {
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Ginmesa"
-# make run serves http://127.0.0.1:8000: passkeys there need allauth to accept a plain-HTTP origin.
-MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN = DEBUG
+# Passkeys need a secure origin whose host is a domain: HTTPS, or http://localhost (make run
+# HOST=localhost); not http://127.0.0.1, which browsers refuse as a passkey's relying party.
 # Where the account is logged in (/me/sessions/): each session's browser, address and last request.
 USERSESSIONS_TRACK_ACTIVITY = True
 USERSESSIONS_ADAPTER = "config.accounts.UserSessionsAdapter"
