@@ -150,8 +150,8 @@ def issue_api_token(
     name = clean_text(name, "name", one_line=True)
     if scope not in ApiToken.Scope.values:
         raise BadRequest(f"scope must be one of {', '.join(ApiToken.Scope.values)}.", field="scope")
-    if expires_at is not None and timezone.is_naive(expires_at):
-        expires_at = timezone.make_aware(expires_at, dt.UTC)  # a time without a zone: UTC
+    if expires_at is not None:
+        expires_at = _in_utc(expires_at)
     if expires_at is not None and expires_at <= timezone.now():
         raise BadRequest(translation.gettext("A token's expiry must be in the future."), field="expires_at")
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
@@ -164,6 +164,16 @@ def issue_api_token(
         expires_at=expires_at,
     )
     return token, raw
+
+
+def _in_utc(moment: dt.datetime) -> dt.datetime:
+    """A token's expiry in UTC (a time without a zone is UTC), refused past what the database keeps."""
+    try:
+        return (timezone.make_aware(moment, dt.UTC) if timezone.is_naive(moment) else moment).astimezone(
+            dt.UTC
+        )
+    except (OverflowError, ValueError):
+        raise BadRequest("expires_at: out of range.", field="expires_at") from None
 
 
 LAST_USED_PRECISION_SECONDS = 300  # "last used" to within minutes: not one write per request

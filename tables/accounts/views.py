@@ -67,9 +67,9 @@ def _end_of_day(value: str, time_zone: str) -> dt.datetime | None:
     if not value:
         return None
     try:
-        day = dt.date.fromisoformat(value)
-    except ValueError:
+        day = dt.date.fromisoformat(value) + dt.timedelta(days=1)
+    except (ValueError, OverflowError):
         raise BadRequest(
             translation.gettext("Choose the token's last day, or none."), field="last_day"
         ) from None
-    return dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=zoneinfo.ZoneInfo(time_zone))
+    return dt.datetime.combine(day, dt.time(), tzinfo=zoneinfo.ZoneInfo(time_zone))

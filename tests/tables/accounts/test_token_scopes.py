@@ -86,6 +86,8 @@ def test_tokens_are_made_with_a_scope_and_an_expiry_and_listed_with_their_last_u
     past = alice.post("/me/tokens", {"name": "old", "expires_at": "2020-01-01T00:00:00Z"})
     assert past.status_code == 400 and past.json()["field"] == "expires_at"
     assert alice.post("/me/tokens", {"scope": "admin"}).status_code == 400
+    far = alice.post("/me/tokens", {"name": "far", "expires_at": "9999-12-31T23:59:59-23:00"})
+    assert far.status_code == 400 and far.json()["field"] == "expires_at"  # past what can be stored
     assert alice.ok("post", "/tokens", {"name": "as before"}, 201)["scope"] == "play"  # the old path
     schema = alice.client.get("/api/openapi.json").json()
     assert "scope" in schema["components"]["schemas"]["TokenIn"]["properties"]
@@ -102,10 +104,10 @@ def test_the_profile_makes_a_token_shown_once(alice) -> None:
     assert (token.scope, token.expires_at.year) == ("read", 2100)  # the end of that day, in UTC
     profile = alice.client.get("/me/profile/").content.decode()
     assert "my script" in profile and raw not in profile
-    assert (
-        alice.client.post("/me/tokens/new/", {"name": "x", "scope": "read", "last_day": "nope"}).status_code
-        == 302
-    )
+    for day in ("nope", "9999-12-31"):
+        refused = alice.client.post("/me/tokens/new/", {"name": "x", "scope": "read", "last_day": day})
+        assert refused.status_code == 302
+    assert not ApiToken.objects.filter(name="x").exists()
 
 
 def test_tokens_made_before_scopes_play_with_no_expiry(alice) -> None:
