@@ -4,12 +4,15 @@ second factor logging the others out. An ended session's sockets close at once (
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from typing import Any
 
 import pytest
 from allauth.usersessions.models import UserSession
+from django.core.cache import cache
 from django.test import Client
+from django.utils import timezone
 
 from tables.accounts import identity
 from tests.tables.helpers import ApiClient, open_table
@@ -134,3 +137,20 @@ def test_a_program_manages_no_sessions(alice) -> None:
     assert program.get("/me/sessions").status_code == 403
     assert program.request("delete", "/me/sessions").status_code == 403
     assert UserSession.objects.filter(user=alice.user).count() == 1
+
+
+def test_last_seen_is_written_at_most_once_a_minute(alice) -> None:
+    laptop = logged_in_browser(FIREFOX, "198.51.100.9")
+    row = UserSession.objects.get(session_key=laptop.client.session.session_key)
+    long_ago = timezone.now() - dt.timedelta(hours=1)
+
+    def seen_after_a_request(address: str) -> UserSession:
+        UserSession.objects.filter(pk=row.pk).update(last_seen_at=long_ago)
+        laptop.client.get("/me/profile/", REMOTE_ADDR=address)
+        return UserSession.objects.get(pk=row.pk)
+
+    first = seen_after_a_request("192.0.2.44")
+    assert first.last_seen_at > long_ago and first.ip == "192.0.2.44"  # the first request of the minute
+    assert seen_after_a_request("192.0.2.45").last_seen_at == long_ago  # the same minute: no write
+    cache.clear()  # a minute later
+    assert seen_after_a_request("192.0.2.45").ip == "192.0.2.45"
