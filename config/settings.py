@@ -37,6 +37,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # allauth.usersessions' own page (/accounts/sessions/) loads it
     "channels",
     "allauth",
     "allauth.account",

@@ -154,3 +154,11 @@ def test_last_seen_is_written_at_most_once_a_minute(alice) -> None:
     assert seen_after_a_request("192.0.2.45").last_seen_at == long_ago  # the same minute: no write
     cache.clear()  # a minute later
     assert seen_after_a_request("192.0.2.45").ip == "192.0.2.45"
+
+
+def test_allauths_own_sessions_page_ends_the_others_with_their_sockets(alice) -> None:
+    """/accounts/sessions/ goes through config.accounts.UserSessionsAdapter: the same writer."""
+    laptop = logged_in_browser(FIREFOX, "198.51.100.9")
+    phone = logged_in_browser(PHONE, "203.0.113.7")
+    assert "Chrome" in laptop.client.get("/accounts/sessions/").content.decode()
+    ends_with_sockets(laptop, phone, lambda: laptop.client.post("/accounts/sessions/", {}))

@@ -126,3 +126,26 @@ def test_passkeys_are_offered_and_their_pages_run_no_inline_script(alice) -> Non
     assert page.status_code == 200 and "script-src 'self'" in page["Content-Security-Policy"]
     scripts = re.findall(r"<script([^>]*)>", page.content.decode())
     assert scripts and all("src=" in attrs or 'type="application/json"' in attrs for attrs in scripts)
+
+
+def test_every_account_page_answers_in_both_languages(alice) -> None:
+    """allauth's pages that the profile leads to render in the site's layout (none is a 500)."""
+    client = Client()
+    log_in(client)
+    client.post("/accounts/reauthenticate/", {"password": PASSWORD})
+    enrol_paths = ["/accounts/2fa/totp/activate/", "/accounts/2fa/webauthn/add/", "/accounts/2fa/webauthn/"]
+    paths = [
+        "/accounts/2fa/",
+        *enrol_paths,
+        "/accounts/sessions/",
+        "/accounts/email/",
+        "/accounts/password/change/",
+    ]
+    for language in ("es", "en"):
+        client.cookies["django_language"] = language
+        for path in paths:
+            response = client.get(path)
+            assert response.status_code == 200, (path, response.status_code)
+            assert (
+                'class="site-header' in response.content.decode() or "<header" in response.content.decode()
+            ), path
