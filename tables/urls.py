@@ -1,5 +1,6 @@
 from django.urls import path
 
+from tables.accounts import views as account_views
 from tables.archive import views as archive_views
 from tables.challenges import views as challenge_views
 from tables.core import app_shell
@@ -18,6 +19,8 @@ urlpatterns = [
     path("me/tables/", views.my_tables, name="my_tables"),
     path("me/profile/", views.profile, name="profile"),
     path("me/tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke_token"),
+    path("me/sessions/", account_views.sessions_page, name="sessions"),
+    path("me/tokens/new/", account_views.create_token, name="create_token"),
     path("lobby/", views.lobby, name="lobby"),
     path("challenges/", challenge_views.challenges_page, name="challenges"),
     path(

@@ -22,6 +22,7 @@ import rules
 from rules.ruleset import RULESETS
 from tables.accounts import identity
 from tables.accounts import payloads as account_payloads
+from tables.accounts import selectors as account_selectors
 from tables.accounts import services as account_services
 from tables.accounts.models import Player
 from tables.alerts import prefs as alert_prefs
@@ -297,6 +298,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         "designs": Player.DeckDesign.choices,
         "languages": Player.Language.choices,
         "api_tokens": identity.live_api_tokens(player.user) if player.user is not None else [],
+        "security": account_selectors.security_of(player.user) if player.user is not None else None,
+        "now": timezone.now(),
         "vacation": (vacation := account_payloads.vacation(player)),
         "vacation_last_day": dt.date.fromisoformat(vacation["last_day"]) if vacation["last_day"] else None,
         "alert_defaults": alert_prefs.defaults_for_page(),

@@ -259,7 +259,16 @@ def test_the_api_sends_the_token_rows_whole(settings):
     owner = make_account_client("carol@example.com")
     owner.ok("get", "/me")
     created = owner.ok("post", "/tokens", {"name": "my bot"}, status=201)
-    assert set(created) == {"id", "name", "prefix", "created_at", "last_used_at", "token"}
+    assert set(created) == {
+        "id",
+        "name",
+        "prefix",
+        "scope",
+        "created_at",
+        "expires_at",
+        "last_used_at",
+        "token",
+    }
     listed = owner.ok("get", "/tokens")["tokens"]
     assert listed == [{key: value for key, value in created.items() if key != "token"}]
     assert owner.ok("delete", f"/tokens/{created['id']}") == {"revoked": created["id"]}

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0009_review_queue'),
+        ('tables', '0010_api_token_scopes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
