@@ -128,12 +128,14 @@ def check_melding(hand):
     assert min_deadwood_mask(cards_to_mask(hand)) == result.points
 
 
+@pytest.mark.slow  # 2000 brute-force meldings, some 5 s
 @examples(2000)
 @given(random_hands())
 def test_best_melding_matches_brute_force_on_random_hands(hand):
     check_melding(hand)
 
 
+@pytest.mark.slow  # 2500 brute-force meldings, some 10 s
 @examples(2500)
 @given(meld_rich_hands())
 def test_best_melding_matches_brute_force_on_meld_rich_hands(hand):
@@ -178,6 +180,7 @@ def check_discard(hand, exclude):
     assert (CARDS[index], points) == (choice.card, choice.points)
 
 
+@pytest.mark.slow  # brute-force discards, some 10 s
 @examples(1000)
 @given(random_hands(11, 11), st.data())
 def test_best_discard_matches_brute_force_on_random_hands(hand, data):
@@ -185,6 +188,7 @@ def test_best_discard_matches_brute_force_on_random_hands(hand, data):
     check_discard(hand, data.draw(st.sampled_from(hand)))
 
 
+@pytest.mark.slow  # brute-force discards, some 25 s
 @examples(1000)
 @given(meld_rich_hands(11, 11), st.data())
 def test_best_discard_matches_brute_force_on_meld_rich_hands(hand, data):

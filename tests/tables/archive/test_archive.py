@@ -235,6 +235,7 @@ def test_my_archive_lists_the_finished_matches_a_page_at_a_time(alice, bob):
     assert reverse("my_archive") in alice.client.get("/me/tables/").content.decode()
 
 
+@pytest.mark.slow  # whole matches, some 3 s
 def test_the_archive_pages_link_the_players_names_to_their_pages(alice, bob):
     match, _ = finished_match(alice, bob)
     owner, other = match.table.seat0, match.table.seat1

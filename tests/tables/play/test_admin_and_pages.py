@@ -46,7 +46,10 @@ def finished(alice, bob):
     return finish_a_match(alice, bob)
 
 
-@pytest.mark.parametrize("deck", ["shuffled", "knock at once"])
+@pytest.mark.parametrize(
+    "deck",
+    [pytest.param("shuffled", marks=pytest.mark.slow), "knock at once"],  # a whole deal: 1 to 3 s
+)
 def test_staff_replay_page_steps_through_a_finished_deal(alice, bob, monkeypatch, deck):
     """Any deal, however short. The shuffled deck can deal the first player a hand that takes
     the upcard and knocks at once: 54 of 15,000 simulated playgridia deals with the helpers'
