@@ -142,6 +142,7 @@ def test_best_melding_matches_brute_force_on_meld_rich_hands(hand):
     check_melding(hand)
 
 
+@pytest.mark.slow  # 400 brute-force enumerations, 1 to 3 s
 @examples(400)
 @given(meld_rich_hands(max_size=10))
 def test_all_best_meldings_are_exactly_the_brute_force_ones(hand):
@@ -151,6 +152,7 @@ def test_all_best_meldings_are_exactly_the_brute_force_ones(hand):
     assert listed[0] == best_melding(hand)
 
 
+@pytest.mark.slow  # 300 hands through both APIs, 1 to 5 s
 @examples(300)
 @given(st.one_of(random_hands(), meld_rich_hands()))
 def test_mask_api_agrees_with_the_card_api(hand):

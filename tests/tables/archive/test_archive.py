@@ -198,6 +198,7 @@ def test_the_stock_of_a_finished_deal_stays_secret_in_its_replay(alice, bob, car
 # -- links and lists --------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # whole matches, 1 to 2 s
 def test_the_table_page_links_to_its_finished_matches(alice, bob, carol):
     match, _ = finished_match(alice, bob)
     link = reverse("match_archive", args=[match.pk])

@@ -83,6 +83,7 @@ def test_replay_is_staff_only(finished, alice):
     assert alice.client.get(reverse("replay", args=[deal.pk])).status_code == 302  # to the admin login
 
 
+@pytest.mark.slow  # a whole match first, 2 to 3 s
 def test_admin_lists_filters_and_exports(finished):
     _, _, deal = finished
     staff = make_account_client("root@example.com", staff=True)

@@ -46,8 +46,8 @@ def _check_final_scores(match: dict, ruleset) -> None:
 @pytest.mark.parametrize(
     ("ruleset", "target"),
     [
-        ("playgridia", None),
-        # whole matches to 100 of random deals: 2 to 20 s each
+        # whole matches of random deals: 1 to 5 s for playgridia's one deal, 2 to 20 s to 100
+        pytest.param("playgridia", None, marks=pytest.mark.slow),
         pytest.param("playgridia", 100, marks=pytest.mark.slow),
         pytest.param("classic", None, marks=pytest.mark.slow),
         pytest.param("reino", None, marks=pytest.mark.slow),

@@ -63,6 +63,7 @@ def assert_refused(response, status: int, error: str, retry_after: int | None = 
         assert response["Retry-After"] == str(retry_after)
 
 
+@pytest.mark.slow  # a whole deal reviewed, 2 to 3 s
 def test_a_guest_asks_only_at_their_own_table(handed):
     alice, gus = make_account_client("alice@example.com"), ApiClient(name="Gus")
     match_id = finished_public_match(alice, gus)  # gus, a guest, played it

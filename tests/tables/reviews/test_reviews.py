@@ -148,6 +148,7 @@ def test_the_archive_address_keeps_the_archives_and_the_reviews_rules(alice, bob
     assert alice.ok("get", review_path(token)) == answer
 
 
+@pytest.mark.slow  # deals reviewed, 1 to 2 s
 def test_staff_may_not_read_the_opponents_decisions_of_a_running_match_through_the_archive(alice, bob):
     finished_first_deal(alice, bob, target=100)
     staff = make_account_client("staff@example.com", staff=True)
