@@ -207,6 +207,7 @@ def test_the_table_page_links_to_its_finished_matches(alice, bob, carol):
     assert link not in carol.client.get(f"/t/{token}/").content.decode()  # a private table's visitor
 
 
+@pytest.mark.slow  # many matches, 1 to 2 s
 def test_my_archive_lists_the_finished_matches_a_page_at_a_time(alice, bob):
     first, _ = finished_match(alice, bob)
     table = first.table
@@ -250,6 +251,7 @@ def test_the_archive_pages_link_the_players_names_to_their_pages(alice, bob):
     assert f'"player_url": "/players/{other.pk}/"' in replay  # replay.js links the seats' headings
 
 
+@pytest.mark.slow  # whole matches, 1 to 3 s
 def test_a_guests_name_in_the_archive_is_plain_text(alice):
     guest = ApiClient(name="Nadia")
     token = alice.ok("post", "/tables", {"visibility": "public"}, status=201)["table"]
