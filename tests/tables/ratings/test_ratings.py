@@ -43,6 +43,7 @@ def test_a_rated_table_seats_accounts_only(alice, bob):
     assert joined["seats"][0]["player_url"] == f"/players/{Table.objects.get().owner_id}/"
 
 
+@pytest.mark.slow  # a whole match, 1 to 2 s
 def test_a_match_played_to_the_end_rates_both_once_even_when_its_last_move_is_retried():
     token, players = rated_game()
     mover, body = to_last_move(token, players)

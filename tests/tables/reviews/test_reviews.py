@@ -76,6 +76,7 @@ def test_a_running_deal_is_never_reviewed(alice, bob):
     assert not DealReview.objects.exists()
 
 
+@pytest.mark.slow  # deals reviewed, 1 to 2 s
 def test_while_the_match_goes_on_a_player_gets_only_their_own_decisions(alice, bob, runs):
     token, _ = finished_first_deal(alice, bob, target=100)
     assert alice.state(token)["status"] == "between_deals"
