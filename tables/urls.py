@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tables.accounts import views as account_views
+from tables.alerts import views as alert_views
 from tables.archive import views as archive_views
 from tables.challenges import views as challenge_views
 from tables.core import app_shell
@@ -39,6 +40,8 @@ urlpatterns = [
     path("players/<int:player_id>/report/", social_views.report_page, name="report_player"),
     path("players/<int:player_id>/<str:action>/", social_views.player_action, name="player_action"),
     path("me/following/", social_views.following_page, name="following"),
+    path("me/inbox/", alert_views.inbox_page, name="inbox"),
+    path("me/inbox/<int:line_id>/", alert_views.inbox_open, name="inbox_open"),
     path("me/presence/", social_views.presence_setting, name="presence_setting"),
     path("leaderboard/", player_views.leaderboard, name="leaderboard"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
