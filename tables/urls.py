@@ -16,6 +16,7 @@ urlpatterns = [
     path("sw.js", app_shell.service_worker, name="service_worker"),
     path("new/", views.new_table, name="new_table"),
     path("t/<str:token>/", views.table_page, name="table"),
+    path("t/<str:token>/note/", social_views.table_note, name="table_note"),
     path("t/<str:token>/<str:verb>/", views.table_action, name="table_action"),
     path("me/tables/", views.my_tables, name="my_tables"),
     path("me/profile/", views.profile, name="profile"),
