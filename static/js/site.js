@@ -50,8 +50,8 @@ export function setInboxCount(count) {
   badge.setAttribute("aria-label", fmt(_("%(count)s unread in the inbox"), { count }));
 }
 
-// The bell asks on load, on every site alert (its line is written first) and whenever the user
-// socket pushes the pending count (lines read on another device nudge it).
+// The bell asks on load, on every site alert (its line is written first) and on the user
+// socket's "inbox" message (lines read on some device).
 async function refreshInbox() {
   if (!document.getElementById("inbox-badge")) return;
   const answer = await api.get("/me/inbox");
@@ -82,10 +82,8 @@ function watchPending() {
     });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "pending") {
-        setPendingCount(message.count);
-        refreshInbox();
-      }
+      if (message.type === "pending") setPendingCount(message.count);
+      else if (message.type === "inbox") refreshInbox(); // lines read on some device
       else if (message.type === "alert") {
         refreshInbox(); // the alert's inbox line was written before it was sent
         if (message.kind === "challenge") toast(`${message.title}. ${message.body}`, "info", 12, message.tag);

@@ -5,8 +5,8 @@ tables.challenges.alerts for challenges), in the background follow-up of the eve
 its writer's transaction. Its unique key (player, kind, occasion) is the occasion's key of the
 alert itself, so a retried task or an event alerted twice keeps one line. Every open page of the
 player counts its unread lines again on the site alert that follows a new line (on the site
-channel, on by default; without it, at the next page), and on the user socket's
-``pending.changed`` nudge when lines are read on any device; lines older than INBOX_DAYS go in a
+channel, on by default; without it, at the next page), and on the user socket's ``inbox``
+message when lines are read on any device; lines older than INBOX_DAYS go in a
 periodic sweep (registry PURGE_INBOX).
 """
 
@@ -76,7 +76,7 @@ def mark_read(player: Player, ids: list[int] | None) -> int:
         rows = rows.filter(pk__in=ids)
     changed = rows.update(read_at=timezone.now())
     if changed:
-        events.publish_to_player(player.pk, {"type": "pending.changed"})
+        events.publish_to_player(player.pk, {"type": "inbox.changed"})
     return changed
 
 
