@@ -11,6 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tables.accounts.identity import player_for_user
@@ -148,3 +149,21 @@ def test_an_event_alerted_twice_at_once_leaves_one_line():
         results = list(pool.map(keep, range(6)))
     assert sorted(results) == [False] * 5 + [True]
     assert InboxItem.objects.filter(player=ben).count() == 1
+
+
+def test_the_inbox_costs_the_same_queries_for_a_few_lines_or_a_full_page(alice):
+    ana = player_for_user(alice.user)
+    alice.ok("get", "/me/inbox")  # the session's first request writes its activity row
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            alice.ok("get", "/me/inbox")
+            alice.client.get("/me/inbox/")
+        return len(captured)
+
+    for n in range(3):
+        inbox.keep(ana, "match_over", f"match:{n}", "r", "", "/t/a/")
+    few = queries()
+    for n in range(3, 120):
+        inbox.keep(ana, "match_over", f"match:{n}", "r", "", "/t/a/")
+    assert queries() == few
