@@ -6,8 +6,8 @@ its writer's transaction. Its unique key (player, kind, occasion) is the occasio
 alert itself, so a retried task or an event alerted twice keeps one line. Every open page of the
 player counts its unread lines again on the site alert that follows a new line (on the site
 channel, on by default; without it, at the next page), and on the user socket's ``inbox``
-message when lines are read on any device; lines older than INBOX_DAYS go in a
-periodic sweep (registry PURGE_INBOX).
+message when lines are read on any device; lines older than INBOX_DAYS, and an
+account's lines past its newest INBOX_MAX, go in a periodic sweep (registry PURGE_INBOX).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 from django.utils import timezone
 
 from tables.accounts.models import Player
@@ -23,6 +23,7 @@ from tables.alerts.models import InboxItem
 from tables.live import events
 
 INBOX_DAYS = 90
+INBOX_MAX = 500  # lines kept per account: the sweep forgets the oldest past this
 PAGE = 50  # lines per page of the inbox, newest first
 # the kinds of alert that leave a line: what matters later, not every move or chat message
 KINDS = frozenset(
@@ -81,7 +82,14 @@ def mark_read(player: Player, ids: list[int] | None) -> int:
 
 
 def purge(now: dt.datetime | None = None) -> int:
-    """Forget the lines older than INBOX_DAYS; returns how many went."""
+    """Forget the lines older than INBOX_DAYS, and past an account's newest INBOX_MAX; returns
+    how many went."""
     now = now or timezone.now()
     gone, _ = InboxItem.objects.filter(created_at__lt=now - dt.timedelta(days=INBOX_DAYS)).delete()
+    crowded = InboxItem.objects.values("player").annotate(lines=Count("pk")).filter(lines__gt=INBOX_MAX)
+    for row in crowded.values_list("player", flat=True):
+        mine = InboxItem.objects.filter(player_id=row).order_by("-pk")
+        last_kept = mine.values_list("pk", flat=True)[INBOX_MAX - 1]
+        over, _ = mine.filter(pk__lt=last_kept).delete()
+        gone += over
     return gone

@@ -129,6 +129,16 @@ def test_lines_are_kept_ninety_days_by_a_periodic_sweep(alice):
     assert registry.PURGE_INBOX in registry.PERIODIC
 
 
+def test_the_sweep_keeps_an_account_newest_lines_only(alice, bob, monkeypatch):
+    monkeypatch.setattr(inbox, "INBOX_MAX", 3)
+    ana, ben = player_for_user(alice.user), player_for_user(bob.user)
+    for n in range(5):
+        inbox.keep(ana, "match_over", f"match:{n}", f"r{n}", "", "/t/a/")
+    inbox.keep(ben, "match_over", "match:1", "his", "", "/t/a/")
+    assert inbox.purge() == 2
+    assert [line.title for line in _lines(alice)] == ["r2", "r3", "r4"] and len(_lines(bob)) == 1
+
+
 @pytest.mark.skipif(
     connection.vendor == "sqlite",
     reason="SQLite takes one writer at a time; .ci/run runs this on PostgreSQL",
