@@ -87,3 +87,15 @@ class SessionsOut(Schema):
 
 class EndedOut(Schema):
     ended: int = Field(description="how many sessions were ended")
+
+
+class DeleteAccountIn(Schema):
+    password: str | None = Field(
+        None,
+        description="the account's password; may be left out within 5 minutes of a login or reauthentication",
+    )
+    confirm: bool = Field(description="true: delete the account for good")
+
+
+class DeletedOut(Schema):
+    deleted: bool

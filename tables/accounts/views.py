@@ -1,5 +1,5 @@
 """The accounts' own pages: where the account is logged in (/me/sessions/), ending one session
-or every other one; a new API token (/me/tokens/new/). The profile itself, with the list of
+or every other one; a new API token (/me/tokens/new/); deleting the account (/me/delete/). The profile itself, with the list of
 tokens, is served with the tables' pages (tables/play/views.py)."""
 
 from __future__ import annotations
@@ -7,11 +7,14 @@ from __future__ import annotations
 import datetime as dt
 import zoneinfo
 
+from allauth.account.decorators import reauthentication_required
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.http import require_POST
 
@@ -73,3 +76,28 @@ def _end_of_day(value: str, time_zone: str) -> dt.datetime | None:
             translation.gettext("Choose the token's last day, or none."), field="last_day"
         ) from None
     return dt.datetime.combine(day, dt.time(), tzinfo=zoneinfo.ZoneInfo(time_zone))
+
+
+@login_required
+@reauthentication_required  # type: ignore[untyped-decorator]
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """After allauth's reauthentication (the password, or a second factor, within 5 minutes):
+    GET asks to confirm, POST with ``confirm`` deletes the account and logs this browser out."""
+    assert isinstance(request.user, User)  # login_required
+    if request.method != "POST":
+        return render(request, "tables/delete_account.html")
+    if request.POST.get("confirm") != "yes":
+        messages.error(
+            request, translation.gettext("Tick the box to confirm that the account is to be deleted.")
+        )
+        return redirect("delete_account")
+    try:
+        account_services.delete_account(request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("profile")
+    logout(request)
+    messages.success(
+        request, translation.gettext("Your account is deleted. Goodbye, and thank you for playing.")
+    )
+    return redirect(reverse("home"))

@@ -1,5 +1,6 @@
-"""The writers of accounts: the profile, a guest adopted by its account, vacation, login sessions."""
+"""The writers of accounts: the profile, a guest adopted by its account, vacation, login sessions, deleting the account."""
 
+from tables.accounts.services.deletion import delete_account
 from tables.accounts.services.profile import adopt_guest, update_profile
 from tables.accounts.services.sessions import end_other_sessions, end_session, end_sessions, live_sessions
 from tables.accounts.services.vacation import declare_vacation, end_vacation, expire_vacation, sweep_vacations
@@ -7,6 +8,7 @@ from tables.accounts.services.vacation import declare_vacation, end_vacation, ex
 __all__ = [
     "adopt_guest",
     "declare_vacation",
+    "delete_account",
     "end_other_sessions",
     "end_session",
     "end_sessions",
