@@ -1,4 +1,5 @@
-"""The caller's account in the JSON API: profile, vacation, API tokens and login sessions (mounted by tables.api)."""
+"""The caller's account in the JSON API: profile, vacation, API tokens, login sessions, deleting
+the account and downloading its data (mounted by tables.api)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ from django.http import HttpRequest
 from ninja import Router
 from ninja.responses import Status
 
-from tables.accounts import identity
+from tables.accounts import export_links, identity
 from tables.accounts import payloads as account_payloads
 from tables.accounts import services as account_services
 from tables.accounts.models import ApiToken
 from tables.accounts.schemas import (
+    DataExportOut,
     DeleteAccountIn,
     DeletedOut,
     EndedOut,
@@ -204,3 +206,28 @@ def _recently_authenticated(request: HttpRequest, user: User) -> bool:
     records = get_authentication_records(request, user)
     latest = max((float(record.get("at", 0)) for record in records), default=0.0)
     return time.time() - latest < float(allauth_settings.REAUTHENTICATION_TIMEOUT)
+
+
+# -- download my data ----------------------------------------------------------------------
+
+
+@router.post(
+    "/me/export",
+    response={202: DataExportOut, **errors(400, 401, 403)},
+    summary="Ask for an archive of the account's data (built in the background)",
+    tags=["me"],
+)
+def request_data_export(request: HttpRequest) -> Status[dict[str, Any]]:
+    user, _ = _browser_account(request)
+    return Status(202, export_links.export_row(export_links.ask_for_export(identity.player_for_user(user))))
+
+
+@router.get(
+    "/me/export",
+    response={200: DataExportOut, **errors(400, 401, 403)},
+    summary="The account's data archive: being built, or its link (7 days)",
+    tags=["me"],
+)
+def data_export(request: HttpRequest) -> dict[str, Any]:
+    user, _ = _browser_account(request)
+    return export_links.export_row(account_services.latest_export(identity.player_for_user(user)))

@@ -1,4 +1,4 @@
-"""Players (accounts, guests and robots), their vacations and API tokens."""
+"""Players (accounts, guests and robots), their vacations, API tokens and data exports."""
 
 from __future__ import annotations
 
@@ -126,3 +126,25 @@ class ApiToken(models.Model):
 
     def expired(self, at: dt.datetime) -> bool:
         return self.expires_at is not None and self.expires_at <= at
+
+
+class DataExport(models.Model):
+    """One "download my data" archive (tables.accounts.services.data_export): built in the
+    background, then offered by a signed link until ``expires_at`` (7 days)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Being built"
+        READY = "ready", "Ready"
+        FAILED = "failed", "Failed"
+
+    LIFETIME = dt.timedelta(days=7)
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="data_exports")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    content = models.TextField(blank=True)  # the archive's JSON, once ready
+    created_at = models.DateTimeField(auto_now_add=True)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"data export {self.pk} of {self.player_id} ({self.status})"

@@ -99,3 +99,11 @@ class DeleteAccountIn(Schema):
 
 class DeletedOut(Schema):
     deleted: bool
+
+
+class DataExportOut(Schema):
+    status: str = Field(description='"pending" (being built), "ready" or "failed"; "none" before any')
+    created_at: str | None
+    ready_at: str | None
+    expires_at: str | None = Field(description="when the link stops working (7 days after it is ready)")
+    url: str | None = Field(description="the signed download link, once ready (a logged-in browser)")

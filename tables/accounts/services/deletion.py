@@ -4,7 +4,7 @@ Its running matches end first by resignation through play's writers (ratings mov
 are told), tables it opened and never played are removed, then in one transaction its personal
 data is erased: the login (allauth's user with its email addresses, second factors, sessions and
 API tokens), chat it wrote, mutes, push subscriptions, alert records, presence, vacations,
-challenges, ratings, the reviews it asked for. The player row stays, emptied and marked deleted, because its finished
+challenges, ratings, data exports, the reviews it asked for (its name and address). The player row stays, emptied and marked deleted, because its finished
 matches keep their seat for the opponents' archives, replays and rating histories: everywhere a
 name is shown it reads "deleted player" (``Player.name``), and it has no page.
 """
@@ -77,7 +77,8 @@ def _erase(player: Player) -> None:
     TablePresence.objects.filter(player=player).delete()
     Activity.objects.filter(player=player).delete()
     Rating.objects.filter(player=player).delete()
-    DealReview.objects.filter(requested_by=player).update(requested_by=None)
+    DealReview.objects.filter(requested_by=player).update(requested_by=None, requested_from="")
+    player.data_exports.all().delete()
     player.vacations.all().delete()
     for field, value in EMPTIED.items():
         setattr(player, field, value)

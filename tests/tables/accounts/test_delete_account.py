@@ -39,6 +39,7 @@ ACCOUNT_COLUMNS: dict[str, str] = {
     "tables.Player.user": "erased: set null when the login goes",
     "tables.Vacation.player": "erased",
     "tables.ApiToken.user": "erased",
+    "tables.DataExport.player": "erased",
     "tables.Table.owner": "kept: its finished tables stay for the opponent's archive (unplayed ones go)",
     "tables.Table.seat0": "kept: the seat of finished matches, shown as 'deleted player'",
     "tables.Table.seat1": "kept: the seat of finished matches, shown as 'deleted player'",
