@@ -102,14 +102,18 @@ def main() -> None:
     for _ in range(options.rounds):
         for table_id, players in tables:
             moves += one_move(table_id, players, costs)
-    print(f"{moves} moves at {options.tables} tables; CPU ms of this process")
-    for stage in STAGES:
+    if not moves:  # --tables 0: the live path alone
+        options.tables = 0
+    else:
+        print(f"{moves} moves at {options.tables} tables; CPU ms of this process")
+    for stage in STAGES if moves else ():
         values = costs[stage]
         print(
             f"{stage:>10}: n {len(values):4d}  median {statistics.median(values):6.2f}  mean {statistics.fmean(values):6.2f}"
         )
-    per_move = sum(sum(values) for values in costs.values()) / moves
-    print(f"per move, with two recipient sockets: {per_move + statistics.fmean(costs['socket']):.2f} ms")
+    if moves:
+        per_move = sum(sum(values) for values in costs.values()) / moves
+        print(f"per move, with two recipient sockets: {per_move + statistics.fmean(costs['socket']):.2f} ms")
     if options.live_tables:
         from bench import move_cost_live
 
