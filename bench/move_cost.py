@@ -93,6 +93,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=12, help="moves per table")
+    parser.add_argument("--profile", help="record the live path's moves with py-spy into this file")
     parser.add_argument("--live-tables", type=int, default=20, help="tables played on the sockets (0: none)")
     options = parser.parse_args()
     call_command("migrate", verbosity=0)
@@ -117,7 +118,7 @@ def main() -> None:
     if options.live_tables:
         from bench import move_cost_live
 
-        move_cost_live.report(options.live_tables, options.rounds)
+        move_cost_live.report(options.live_tables, options.rounds, options.profile)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
+import signal
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from channels.testing import WebsocketCommunicator
@@ -78,7 +84,20 @@ def next_move(state: dict[str, Any]) -> dict[str, Any] | None:
     return {"action": "draw_stock" if "draw_stock" in view["legal_actions"] else "pass"}
 
 
-async def play(tables: list[tuple[str, list[str]]], rounds: int) -> tuple[int, float, float, list[float]]:
+def start_profile(path: str | None) -> subprocess.Popen[bytes] | None:
+    """py-spy (not a dependency of the project) sampling this process, GIL holder only, from now."""
+    if path is None:
+        return None
+    spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+    command = [spy, "record", "--pid", str(os.getpid()), "--rate", "400", "--gil", "--nonblocking"]
+    process = subprocess.Popen([*command, "--format", "raw", "--output", path], stderr=subprocess.DEVNULL)
+    time.sleep(1)  # attached
+    return process
+
+
+async def play(
+    tables: list[tuple[str, list[str]]], rounds: int, profile: str | None = None
+) -> tuple[int, float, float, list[float]]:
     """(moves, process CPU s, clients' decoding CPU s, CPU ms of each move's window)."""
     clients = []
     for token, api_tokens in tables:
@@ -93,13 +112,14 @@ async def play(tables: list[tuple[str, list[str]]], rounds: int) -> tuple[int, f
         for client in table_clients:
             while not await client.socket.receive_nothing(0.01):
                 await client.frame()
-    moves, windows = 0, []
+    moves, windows, spy = 0, [], None
     start = time.process_time()
     decoded = sum(client.decoding for table_clients in clients for client in table_clients)
     for round_number in range(rounds + 1):
         if round_number == 1:  # the first round warms the process up (first reads, imports): not counted
             await asyncio.sleep(2 * scheduling.follow_ups.window)
             moves, windows = 0, []
+            spy = start_profile(profile)
             start = time.process_time()
             decoded = sum(client.decoding for table_clients in clients for client in table_clients)
         for table_clients in clients:
@@ -124,6 +144,9 @@ async def play(tables: list[tuple[str, list[str]]], rounds: int) -> tuple[int, f
     await asyncio.sleep(2 * scheduling.follow_ups.window)  # the last batch of follow-ups
     scheduling.follow_ups.flush()
     spent = time.process_time() - start
+    if spy is not None:
+        spy.send_signal(signal.SIGINT)
+        spy.wait(timeout=60)
     decoding = sum(client.decoding for table_clients in clients for client in table_clients) - decoded
     for table_clients in clients:
         for client in table_clients:
@@ -131,7 +154,7 @@ async def play(tables: list[tuple[str, list[str]]], rounds: int) -> tuple[int, f
     return moves, spent, decoding, windows
 
 
-def report(table_count: int, rounds: int) -> None:
+def report(table_count: int, rounds: int, profile: str | None = None) -> None:
     tables = started_tables(table_count)
     connection.close()  # back to the pool, for the sockets' threads
     send = scheduling.follow_ups.send
@@ -149,7 +172,7 @@ def report(table_count: int, rounds: int) -> None:
     else:
         app.conf.task_always_eager = True
     try:
-        moves, spent, decoding, windows = asyncio.run(play(tables, rounds))
+        moves, spent, decoding, windows = asyncio.run(play(tables, rounds, profile))
     finally:
         scheduling.follow_ups.send = send
         app.conf.task_always_eager = eager
