@@ -10,7 +10,6 @@ the HTTP API's do.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import time
 from typing import Any, TypeGuard
@@ -134,7 +133,7 @@ class TableConsumer(LiveConsumer):
             head = {"type": "event", "version": version, "kind": event_kind(kind, encoded["status"])}
             if published is not None:  # diagnostics for bench/load.py: when published, when sent
                 head["timing"] = {"published": published, "sent": time.time()}
-        await self.send(text_data=json.dumps(head)[:-1] + ', "state": ' + encoded["json"] + "}")
+        await self.send(text_data=events.encode_json(head)[:-1] + ',"state":' + encoded["json"] + "}")
         self.sent_version = version
 
     async def table_event(self, message: dict[str, Any]) -> None:

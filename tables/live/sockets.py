@@ -255,6 +255,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             return
         await getattr(self, handler)(content)
 
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        """Frames sent with send_json (answers, presence, errors) in orjson, as the states are."""
+        return events.encode_json(content)
+
     async def send_error(self, status: int, code: str, detail: str, **extra: Any) -> None:
         await self.send_json({"type": "error", "status": status, "code": code, "detail": detail, **extra})
 
