@@ -118,6 +118,9 @@ class Costs:
         original_state = consumers.TableConsumer._state
 
         def state(consumer, *args, **kwargs):
+            if self.on:
+                with self.lock:
+                    self.tally[("frame", "views")] += 1
             self.local.phase = "frame"
             try:
                 return original_state(consumer, *args, **kwargs)
@@ -156,9 +159,10 @@ class Costs:
         return self.tally[("frame", what)]
 
 
-def measure_one_move(alice, bob, carol, monkeypatch) -> dict[str, Any]:
+def measure_one_move(alice, bob, carol, monkeypatch, *more_spectators) -> dict[str, Any]:
     token, players = started(alice, bob)
-    carol.ok("post", f"/tables/{token}/join", {})
+    for spectator in (carol, *more_spectators):
+        spectator.ok("post", f"/tables/{token}/join", {})
     mover, other, state = to_play(token, players)
     action = next(a for a in state["deal"]["view"]["legal_actions"] if a in ("draw_stock", "pass"))
     costs = Costs(monkeypatch)
@@ -170,6 +174,8 @@ def measure_one_move(alice, bob, carol, monkeypatch) -> dict[str, Any]:
             "opponent": await connect(f"/ws/tables/{token}/", other),
             "spectator": await connect(f"/ws/tables/{token}/", carol),
         }
+        for number, spectator in enumerate(more_spectators):
+            sockets_by_role[f"spectator {number + 2}"] = await connect(f"/ws/tables/{token}/", spectator)
         for socket in sockets_by_role.values():
             await receive_type(socket, "snapshot")
             await drain(socket)
@@ -202,6 +208,7 @@ def measure_one_move(alice, bob, carol, monkeypatch) -> dict[str, Any]:
         "redis": costs.total("redis"),
         "frame_redis": costs.frame("redis"),
         "frames": frames,
+        "views": costs.frame("views"),
     }
 
 
@@ -220,6 +227,19 @@ def check(figures: dict[str, Any]) -> None:
 
 def test_one_socket_move_costs_what_it_did(alice, bob, carol, monkeypatch):
     check(measure_one_move(alice, bob, carol, monkeypatch))
+
+
+def test_spectators_share_one_view_per_version(alice, bob, carol, monkeypatch):
+    """Every spectator's frame is the same view (seat None, not the owner): built and read once
+    per process and version, however many watch; the next spectators' sockets take it as it is."""
+    dave = make_account_client("dave@example.com")
+    erin = make_account_client("erin@example.com")
+    figures = measure_one_move(alice, bob, carol, monkeypatch, dave, erin)
+    assert figures["views"] == 1, figures
+    assert figures["frame_queries"] == FRAME_QUERIES, figures["statements"]
+    assert figures["queries"] == MOVE_QUERIES, figures["statements"]
+    sizes = {size for role, size in figures["frames"].items() if role.startswith("spectator")}
+    assert len(figures["frames"]) == 4 and max(sizes) - min(sizes) < 20, figures["frames"]
 
 
 def test_a_planted_query_on_the_move_path_fails_the_guard(alice, bob, carol, monkeypatch):
