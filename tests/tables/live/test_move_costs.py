@@ -47,6 +47,14 @@ MOVE_CACHE_CALLS = 0
 FRAME_CACHE_CALLS = 0
 MOVE_REDIS_ROUND_TRIPS = 1  # the publish
 FRAME_REDIS_ROUND_TRIPS = 0
+# A discard, with its follow-up run inline (eager Celery): the table read again and the
+# opponent's presence on it (tables.alerts.notify), the "your move" alert's claim in the cache,
+# and four publishes (the event, the alert, both players' pending counts). Publishes leave in
+# batches (config.channel_layer), so their round trips are a bound, not an exact figure.
+DISCARD_QUERIES = {"postgresql": 6, "sqlite": 9}[connection.vendor]
+DISCARD_PUBLISHES = 4
+DISCARD_CACHE_CALLS = 1
+DISCARD_REDIS_ROUND_TRIPS = 5  # at most: the claim, and each publish in a batch of its own
 # An event frame's bytes (its timing stamps vary a little): about 2,300 and 2,080 now, in compact
 # JSON (tables.live.events.encode_json); 2,610 and 2,315 before.
 MAX_EVENT_BYTES = {"opponent": 2_400, "spectator": 2_150}
@@ -159,12 +167,29 @@ class Costs:
         return self.tally[("frame", what)]
 
 
-def measure_one_move(alice, bob, carol, monkeypatch, *more_spectators) -> dict[str, Any]:
+def to_discard(token: str, players) -> tuple[Any, Any, dict[str, Any]]:
+    """Play (over HTTP) until a player holds eleven cards: (that player, the other, its state)."""
+    while True:
+        mover, other, state = to_play(token, players)
+        view = state["deal"]["view"]
+        if view["phase"] == "discard":
+            return mover, other, state
+        action = "draw_stock" if "draw_stock" in view["legal_actions"] else "pass"
+        mover.ok("post", f"/tables/{token}/moves", {"action": action, "expected_version": state["version"]})
+
+
+def measure_one_move(alice, bob, carol, monkeypatch, *more_spectators, discard=False) -> dict[str, Any]:
+    """The costs of one move: a pass or a draw (told to the sockets, nothing to follow up), or
+    with ``discard`` a discard (the turn passes: the follow-up runs too, eager here)."""
     token, players = started(alice, bob)
     for spectator in (carol, *more_spectators):
         spectator.ok("post", f"/tables/{token}/join", {})
-    mover, other, state = to_play(token, players)
-    action = next(a for a in state["deal"]["view"]["legal_actions"] if a in ("draw_stock", "pass"))
+    if discard:
+        mover, other, state = to_discard(token, players)
+        action = f"discard {state['deal']['coach']['best_discard']['card']}"
+    else:
+        mover, other, state = to_play(token, players)
+        action = next(a for a in state["deal"]["view"]["legal_actions"] if a in ("draw_stock", "pass"))
     costs = Costs(monkeypatch)
     frames: dict[str, int] = {}
 
@@ -227,6 +252,19 @@ def check(figures: dict[str, Any]) -> None:
 
 def test_one_socket_move_costs_what_it_did(alice, bob, carol, monkeypatch):
     check(measure_one_move(alice, bob, carol, monkeypatch))
+
+
+def test_a_discard_and_its_follow_up_cost_what_they_did(alice, bob, carol, monkeypatch):
+    """A move that passes the turn: the same as a draw, and its follow-up (tables.play.tasks.
+    table_changed: the table read again, the deadline's fast path, the "your move" alert and its
+    claims, both players' pending counts) runs inline under eager Celery."""
+    figures = measure_one_move(alice, bob, carol, monkeypatch, discard=True)
+    assert figures["queries"] == DISCARD_QUERIES, figures["statements"]
+    assert figures["frame_queries"] == FRAME_QUERIES, figures["statements"]
+    assert figures["publishes"] == DISCARD_PUBLISHES, figures
+    assert figures["cache"] == DISCARD_CACHE_CALLS, figures
+    if USES_REDIS:
+        assert figures["redis"] <= DISCARD_REDIS_ROUND_TRIPS, figures
 
 
 def test_spectators_share_one_view_per_version(alice, bob, carol, monkeypatch):
