@@ -37,9 +37,12 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # allauth.usersessions' own page (/accounts/sessions/) loads it
     "channels",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
+    "allauth.usersessions",
     "tables",
     "tables.alerts",
 ]
@@ -57,6 +60,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "tables.accounts.middleware.SessionActivityMiddleware",
     "tables.core.middleware.GuestCookieMiddleware",
 ]
 
@@ -135,6 +139,18 @@ ACCOUNT_RATE_LIMITS = {
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
 }
+# Two-factor login (docs/accounts.md): an authenticator app (TOTP) with recovery codes, and
+# passkeys (WebAuthn), which also log in without a password where the browser offers one. A
+# second factor's failures count as failed logins (allauth's "login_failed": 10 a minute from an
+# address, 5 in 5 minutes for the account).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "Ginmesa"
+# Passkeys need a secure origin whose host is a domain: HTTPS, or http://localhost (make run
+# HOST=localhost); not http://127.0.0.1, which browsers refuse as a passkey's relying party.
+# Where the account is logged in (/me/sessions/): each session's browser, address and last request.
+USERSESSIONS_TRACK_ACTIVITY = True
+USERSESSIONS_ADAPTER = "config.accounts.UserSessionsAdapter"
 # The proxies in front of daphne that append the client's address to X-Forwarded-For: the rate
 # limits count the address the last trusted one saw (0: the connection's own address).
 ALLAUTH_TRUSTED_PROXY_COUNT = env.get_int("TRUSTED_PROXY_COUNT", 0)

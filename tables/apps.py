@@ -12,6 +12,7 @@ class TablesConfig(AppConfig):
         them), and the guest-adoption signals."""
         from tables.accounts import signals  # noqa: F401
         from tables.accounts import tasks as account_tasks  # noqa: F401
+        from tables.accounts.announcements import sessions_ended
         from tables.alerts import tasks as alert_tasks  # noqa: F401
         from tables.background import scheduling
         from tables.challenges import alerts as challenge_alerts
@@ -25,3 +26,4 @@ class TablesConfig(AppConfig):
         table_changed.connect(events.on_table_change, dispatch_uid="tables.live")
         table_changed.connect(scheduling.on_table_change, dispatch_uid="tables.background")
         challenge_changed.connect(challenge_alerts.on_challenge_change, dispatch_uid="tables.challenges")
+        sessions_ended.connect(events.on_sessions_ended, dispatch_uid="tables.live.sessions")

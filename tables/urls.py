@@ -1,11 +1,13 @@
 from django.urls import path
 
+from tables.accounts import views as account_views
 from tables.archive import views as archive_views
 from tables.challenges import views as challenge_views
 from tables.core import app_shell
 from tables.guide import views as guide
 from tables.play import views
 from tables.ratings import views as player_views
+from tables.social import views as social_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,6 +19,8 @@ urlpatterns = [
     path("me/tables/", views.my_tables, name="my_tables"),
     path("me/profile/", views.profile, name="profile"),
     path("me/tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke_token"),
+    path("me/sessions/", account_views.sessions_page, name="sessions"),
+    path("me/tokens/new/", account_views.create_token, name="create_token"),
     path("lobby/", views.lobby, name="lobby"),
     path("challenges/", challenge_views.challenges_page, name="challenges"),
     path(
@@ -31,6 +35,11 @@ urlpatterns = [
     path("rules/<str:name>/", guide.rules_page, name="rules_page"),
     path("help/", guide.help_page, name="help"),
     path("players/<int:player_id>/", player_views.player, name="player"),
+    path("players/<int:player_id>/versus/", social_views.versus_page, name="versus"),
+    path("players/<int:player_id>/report/", social_views.report_page, name="report_player"),
+    path("players/<int:player_id>/<str:action>/", social_views.player_action, name="player_action"),
+    path("me/following/", social_views.following_page, name="following"),
+    path("me/presence/", social_views.presence_setting, name="presence_setting"),
     path("leaderboard/", player_views.leaderboard, name="leaderboard"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]

@@ -8,8 +8,10 @@ Signing up, or logging in, from a guest's browser turns the guest into the accou
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import secrets
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -140,12 +142,38 @@ def _hash_token(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def issue_api_token(user: User, name: str = "") -> tuple[ApiToken, str]:
-    """A new token; the raw value is returned once and never stored."""
+def issue_api_token(
+    user: User, name: str = "", scope: str = ApiToken.Scope.PLAY, expires_at: dt.datetime | None = None
+) -> tuple[ApiToken, str]:
+    """A new token of ``scope`` ("read" or "play"), valid until ``expires_at`` (None: until
+    revoked); the raw value is returned once and never stored."""
     name = clean_text(name, "name", one_line=True)
+    if scope not in ApiToken.Scope.values:
+        raise BadRequest(f"scope must be one of {', '.join(ApiToken.Scope.values)}.", field="scope")
+    if expires_at is not None:
+        expires_at = _in_utc(expires_at)
+    if expires_at is not None and expires_at <= timezone.now():
+        raise BadRequest(translation.gettext("A token's expiry must be in the future."), field="expires_at")
     raw = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(user=user, name=name[:60], prefix=raw[:10], token_hash=_hash_token(raw))
+    token = ApiToken.objects.create(
+        user=user,
+        name=name[:60],
+        prefix=raw[:10],
+        token_hash=_hash_token(raw),
+        scope=scope,
+        expires_at=expires_at,
+    )
     return token, raw
+
+
+def _in_utc(moment: dt.datetime) -> dt.datetime:
+    """A token's expiry in UTC (a time without a zone is UTC), refused past what the database keeps."""
+    try:
+        return (timezone.make_aware(moment, dt.UTC) if timezone.is_naive(moment) else moment).astimezone(
+            dt.UTC
+        )
+    except (OverflowError, ValueError):
+        raise BadRequest("expires_at: out of range.", field="expires_at") from None
 
 
 LAST_USED_PRECISION_SECONDS = 300  # "last used" to within minutes: not one write per request
@@ -159,18 +187,45 @@ def _live_tokens_with_players(token_hash: str) -> QuerySet[ApiToken]:
 _LIVE_TOKEN = CompiledRead(_live_tokens_with_players)  # every program's every request
 
 
-def player_for_api_token(raw: str) -> Player | None:
+@dataclass(frozen=True)
+class TokenCheck:
+    """What a presented token is worth: its account's player and scope, or why it is refused."""
+
+    player: Player | None
+    scope: str = ""
+    refusal: str = "That API token is unknown or revoked."
+
+    @property
+    def plays(self) -> bool:
+        return self.player is not None and self.scope == ApiToken.Scope.PLAY
+
+
+def check_api_token(raw: str) -> TokenCheck:
     try:
         token = _LIVE_TOKEN.get(_hash_token(raw))
     except ApiToken.DoesNotExist:
-        return None
+        return TokenCheck(None)
     now = timezone.now()
+    if token.expired(now):
+        return TokenCheck(None, refusal="That API token has expired: create a new one.")
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() > LAST_USED_PRECISION_SECONDS:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
     try:
-        return token.user.player
+        player = token.user.player
     except Player.DoesNotExist:  # an account that has not played yet
-        return player_for_user(token.user)
+        player = player_for_user(token.user)
+    return TokenCheck(player, token.scope, "")
+
+
+def player_for_api_token(raw: str) -> Player | None:
+    return check_api_token(raw).player
+
+
+# The refusal of a read-only token's write (the API's 403, the socket's error frame).
+READ_ONLY_REFUSAL = (
+    'This API token is read-only: playing, chatting and changing anything need a token with the "play" '
+    "scope (create one on your profile)."
+)
 
 
 def live_api_tokens(user: User) -> list[ApiToken]:

@@ -87,10 +87,20 @@ class Vacation(models.Model):
 
 
 class ApiToken(models.Model):
-    """A bearer token a program uses to play as an account; only its SHA-256 is stored."""
+    """A bearer token a program uses to act as an account; only its SHA-256 is stored. Its scope
+    says what it may do: ``read`` only reads (GET, and watching on the sockets), ``play`` also
+    plays, chats and changes things; past ``expires_at`` (if set) it is refused as unknown."""
+
+    class Scope(models.TextChoices):
+        READ = "read", "Read only"
+        PLAY = "play", "Play"
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
     name = models.CharField(max_length=60, blank=True)
+    # A row written without a scope may only read; tokens made before scopes became "play"
+    # (migration 0010), and the API and the profile make the scope the caller chooses.
+    scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.READ)
+    expires_at = models.DateTimeField(null=True, blank=True)
     prefix = models.CharField(max_length=12)
     token_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -99,3 +109,6 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.name or 'token'})"
+
+    def expired(self, at: dt.datetime) -> bool:
+        return self.expires_at is not None and self.expires_at <= at

@@ -1,10 +1,11 @@
-"""What an account's owner sees of it, as JSON-able dicts: profile, vacation, API tokens."""
+"""What an account's owner sees of it, as JSON-able dicts: profile, vacation, API tokens, sessions."""
 
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
+from allauth.usersessions.models import UserSession
 from django.utils import timezone
 
 from tables.accounts import selectors as account_selectors
@@ -43,7 +44,9 @@ def token_row(token: ApiToken) -> dict[str, Any]:
         "id": token.id,
         "name": token.name,
         "prefix": token.prefix,
+        "scope": token.scope,
         "created_at": token.created_at.isoformat(),
+        "expires_at": token.expires_at.isoformat() if token.expires_at else None,
         "last_used_at": token.last_used_at.isoformat() if token.last_used_at else None,
     }
 
@@ -60,3 +63,31 @@ def away_until(player: Player) -> dt.date | None:
     if player.vacation_until is None or not player.on_vacation(timezone.now()):
         return None
     return vacation_days.last_day(player.vacation_until, player.time_zone)
+
+
+_BROWSERS = (("Edg/", "Edge"), ("OPR/", "Opera"), ("SamsungBrowser", "Samsung Internet"), ("Firefox", "Firefox"),
+             ("Chrome", "Chrome"), ("Chromium", "Chromium"), ("Safari", "Safari"))  # fmt: skip
+_SYSTEMS = (("Android", "Android"), ("iPhone", "iPhone"), ("iPad", "iPad"), ("Windows", "Windows"),
+            ("Mac OS X", "macOS"), ("CrOS", "ChromeOS"), ("Linux", "Linux"))  # fmt: skip
+
+
+def browser_of(user_agent: str) -> str:
+    """A browser's User-Agent as a person names it: "Firefox on Windows", or the raw text's start."""
+    browser = next((name for mark, name in _BROWSERS if mark in user_agent), None)
+    system = next((name for mark, name in _SYSTEMS if mark in user_agent), None)
+    if browser and system:
+        return f"{browser} · {system}"
+    return browser or system or user_agent[:60] or "?"
+
+
+def session_row(row: UserSession, current_key: str | None) -> dict[str, Any]:
+    """One place the account is logged in, as its owner sees it (never the session's key)."""
+    return {
+        "id": row.pk,
+        "browser": browser_of(row.user_agent),
+        "user_agent": row.user_agent,
+        "address": row.ip,
+        "created_at": row.created_at.isoformat(),
+        "last_seen_at": row.last_seen_at.isoformat(),
+        "current": row.session_key == current_key,
+    }

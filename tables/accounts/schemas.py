@@ -1,9 +1,9 @@
-"""The account's bodies in the JSON API: profile, vacation and API tokens (/api/openapi.json)."""
+"""The account's bodies in the JSON API: profile, vacation, API tokens, sessions (/api/openapi.json)."""
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, Literal
 
 from ninja import Schema
 from pydantic import Field
@@ -11,6 +11,12 @@ from pydantic import Field
 
 class TokenIn(Schema):
     name: str = Field("", max_length=60)
+    scope: Literal["read", "play"] = Field(
+        "play", description='"read": reads only (GET, watching); "play": also plays, chats and changes things'
+    )
+    expires_at: dt.datetime | None = Field(
+        None, description="when it stops working (in the future); none: until revoked"
+    )
 
 
 class ProfileIn(Schema):
@@ -47,8 +53,10 @@ class TokenOut(Schema):
     id: int
     name: str
     prefix: str
+    scope: str = Field(description='"read" or "play"')
     created_at: str
-    last_used_at: str | None
+    expires_at: str | None = Field(description="when it stops working; null: until revoked")
+    last_used_at: str | None = Field(description="its last use, to within five minutes")
 
 
 class NewTokenOut(TokenOut):
@@ -61,3 +69,21 @@ class TokensOut(Schema):
 
 class RevokedOut(Schema):
     revoked: int
+
+
+class SessionOut(Schema):
+    id: int
+    browser: str = Field(description="the browser and system, from its User-Agent")
+    user_agent: str
+    address: str = Field(description="the address of its last request")
+    created_at: str = Field(description="when it logged in")
+    last_seen_at: str = Field(description="its last request, to within a minute")
+    current: bool = Field(description="the session making this call")
+
+
+class SessionsOut(Schema):
+    sessions: list[SessionOut]
+
+
+class EndedOut(Schema):
+    ended: int = Field(description="how many sessions were ended")

@@ -1,9 +1,11 @@
-"""Reads of accounts: vacation days and the tables a player is playing."""
+"""Reads of accounts: vacation days, the tables a player is playing, the account's security."""
 
 from __future__ import annotations
 
 import datetime as dt
 
+from allauth.mfa.models import Authenticator
+from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils import timezone
 
@@ -32,3 +34,14 @@ def ended_vacations(now: dt.datetime | None = None) -> list[tuple[int, dt.dateti
     """(player id, end) of every vacation whose end has come: for the sweep."""
     rows = Player.objects.filter(vacation_until__lte=now or timezone.now())
     return [(pk, until) for pk, until in rows.values_list("pk", "vacation_until") if until is not None]
+
+
+def security_of(user: User) -> dict[str, int | bool]:
+    """The profile's security panel: whether a second factor is on (an authenticator app or a
+    passkey), how many passkeys, and where the account is logged in (live sessions)."""
+    kinds = list(Authenticator.objects.filter(user=user).values_list("type", flat=True))
+    return {
+        "two_factor": Authenticator.Type.TOTP in kinds or Authenticator.Type.WEBAUTHN in kinds,
+        "passkeys": kinds.count(Authenticator.Type.WEBAUTHN),
+        "recovery_codes": Authenticator.Type.RECOVERY_CODES in kinds,
+    }

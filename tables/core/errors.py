@@ -36,6 +36,12 @@ class Forbidden(ServiceError):
     code = "forbidden"
 
 
+class MissingScope(Forbidden):
+    """An API token whose scope does not allow the call (a read-only token's write)."""
+
+    code = "missing_scope"
+
+
 class NotFound(ServiceError):
     status = 404
     code = "not_found"

@@ -228,6 +228,8 @@ class TableConsumer(LiveConsumer):
         if self.player is None:
             await self.send_error(401, "not_authenticated", "Join the table first.", client_move_id=move_id)
             return
+        if await self.refused_read_only(client_move_id=move_id):
+            return
         try:
             outcome = await db(services.apply_move)(
                 self.table_id, self.player, action, expected, client_move_id=move_id
@@ -280,6 +282,8 @@ class TableConsumer(LiveConsumer):
         if self.player is None:
             await self.send_error(401, "not_authenticated", "Join the table first.", request_id=request_id)
             return
+        if await self.refused_read_only(request_id=request_id):
+            return
         try:
             outcome = await db(verb.run)(self.table_id, self.player, expected)
         except ServiceError as error:
@@ -301,6 +305,8 @@ class TableConsumer(LiveConsumer):
             return
         if self.player is None:
             await self.send_error(401, "not_authenticated", "Type a name to chat.")
+            return
+        if await self.refused_read_only():
             return
         try:
             await db(services.post_chat)(self.table_id, self.player, text)

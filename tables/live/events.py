@@ -18,6 +18,7 @@ one long-lived background loop instead of a new loop, and a new Redis connection
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import threading
 import time
@@ -45,6 +46,17 @@ def table_group(table_id: int) -> str:
 
 def player_group(player_id: int) -> str:
     return f"player-{player_id}"
+
+
+def session_group(session_key: str) -> str:
+    """The sockets a login session opened; named by a hash, so the key never travels the layer."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+def on_sessions_ended(sender: Any, session_keys: list[str], **kwargs: Any) -> None:
+    """Receiver of tables.accounts.announcements.sessions_ended: close those sessions' sockets."""
+    for key in session_keys:
+        group_send(session_group(key), {"type": "session.ended"})
 
 
 def remember_server_loop() -> None:

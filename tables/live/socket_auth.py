@@ -24,6 +24,7 @@ class SocketCaller:
     allowed: bool
     player: Player | None = None
     via: str = "none"  # "token", "session", "anonymous" (a browser with no session), or "none"
+    read_only: bool = False  # a token of the "read" scope: it watches, never plays or chats
 
 
 class BearerTokenMiddleware:
@@ -54,8 +55,8 @@ def resolve_caller(scope: Mapping[str, Any]) -> SocketCaller:
     socket closes without a player)."""
     raw = scope.get("api_token")
     if raw:
-        player = identity.player_for_api_token(raw)
-        return SocketCaller(player is not None, player, "token")
+        check = identity.check_api_token(raw)  # unknown, revoked or expired: refused (4401)
+        return SocketCaller(check.player is not None, check.player, "token", read_only=not check.plays)
     request = HttpRequest()
     request.COOKIES = scope.get("cookies") or {}
     session = scope.get("session")

@@ -23,6 +23,7 @@ from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import connection
 
+from tables.accounts import identity
 from tables.accounts.models import Player
 from tables.alerts import presence, watchers
 from tables.core.text_input import MAX_JSON_DEPTH, json_too_deep, text_location
@@ -222,6 +223,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=CLOSE_UNAUTHORISED)
             return
         events.remember_server_loop()
+        session = self.scope.get("session")
+        key = session.session_key if session is not None else None
+        if key and self.caller.via == "session" and self.caller.player and self.caller.player.user_id:
+            await self.join(events.session_group(key))  # an account's login: closed when it ends
         await self.start()
 
     async def start(self) -> None:
@@ -319,6 +324,18 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def on_ping(self, content: dict[str, Any]) -> None:
         await self.send_json({"type": "pong"})
+
+    async def refused_read_only(self, **ids: Any) -> bool:
+        """A read-only token's move, verb or chat: refused with an error frame (403), as over HTTP."""
+        if not self.caller.read_only:
+            return False
+        await self.send_error(403, "missing_scope", identity.READ_ONLY_REFUSAL, **ids)
+        return True
+
+    async def session_ended(self, message: dict[str, Any]) -> None:
+        """The login session this socket came with was ended (logged out elsewhere, a new
+        password, a second factor turned on): the socket closes as an unauthorised one."""
+        await self.close(code=CLOSE_UNAUTHORISED)
 
 
 def _ids_of(content: Any, but: str | None) -> dict[str, str]:

@@ -11,7 +11,7 @@ from ninja.security import APIKeyCookie, HttpBearer
 
 from tables.accounts import identity
 from tables.accounts.models import Player
-from tables.core.errors import Forbidden, NotAuthenticated, NotFound
+from tables.core.errors import Forbidden, MissingScope, NotAuthenticated, NotFound
 from tables.play import payloads, selectors, services
 from tables.play.models import Deal, Table
 
@@ -24,14 +24,20 @@ class Caller:
         self.via = via
 
 
+_READS = ("GET", "HEAD", "OPTIONS")
+
+
 class BearerToken(HttpBearer):
-    """``Authorization: Bearer gm_...``: a program playing as an account."""
+    """``Authorization: Bearer gm_...``: a program acting as an account. A token of the "read"
+    scope may only read (GET); anything else answers 403 ``missing_scope``."""
 
     def authenticate(self, request: HttpRequest, token: str) -> Caller:
-        player = identity.player_for_api_token(token)
-        if player is None:
-            raise NotAuthenticated("That API token is unknown or revoked.")
-        return Caller(player, "token")
+        check = identity.check_api_token(token)
+        if check.player is None:
+            raise NotAuthenticated(check.refusal)  # unknown, revoked or expired
+        if request.method not in _READS and not check.plays:
+            raise MissingScope(identity.READ_ONLY_REFUSAL)
+        return Caller(check.player, "token")
 
 
 class BrowserSession(APIKeyCookie):

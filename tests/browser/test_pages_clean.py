@@ -52,7 +52,19 @@ def test_no_page_logs_an_error_or_fails_a_request(browser, live_url, known_deck,
                 "/admin/login/",
             ],
         ),
-        "player": (alice_session, ["/", "/lobby/", "/new/", f"/t/{token}/", "/me/tables/", "/me/profile/"]),
+        "player": (
+            alice_session,
+            [
+                "/",
+                "/lobby/",
+                "/new/",
+                f"/t/{token}/",
+                "/me/tables/",
+                "/me/profile/",
+                "/me/sessions/",
+                "/accounts/2fa/",
+            ],
+        ),
         "staff": (staff_session, [f"/t/{token}/", "/admin/", f"/staff/replay/{deal.pk}/"]),
     }
     for who, (session, paths) in pages.items():

@@ -24,7 +24,13 @@ UNSAFE = ("post", "put", "patch", "delete")
 
 def unsafe_api_paths(token: str) -> list[tuple[str, str]]:
     schema = api.get_openapi_schema()
-    concrete = {"{token}": token, "{match_number}": "1", "{deal_number}": "1", "{token_id}": "1"}
+    concrete = {
+        "{token}": token,
+        "{match_number}": "1",
+        "{deal_number}": "1",
+        "{token_id}": "1",
+        "{session_id}": "1",
+    }
     found = []
     for path, operations in schema["paths"].items():
         for name, value in concrete.items():
@@ -35,7 +41,14 @@ def unsafe_api_paths(token: str) -> list[tuple[str, str]]:
 
 def page_forms(token: str) -> list[str]:
     verbs = PAGE_VERBS
-    fixed = ["/new/", "/me/profile/", "/me/tokens/1/revoke/", "/i18n/setlang/"]
+    fixed = [
+        "/new/",
+        "/me/profile/",
+        "/me/tokens/1/revoke/",
+        "/me/tokens/new/",
+        "/me/sessions/",
+        "/i18n/setlang/",
+    ]
     return [*fixed, *(f"/t/{token}/{verb}/" for verb in verbs)]
 
 

@@ -118,6 +118,7 @@ def same_through(schema: type, data: dict[str, Any]) -> None:
     assert schema.model_validate(data).model_dump() == data
 
 
+@pytest.mark.slow  # some 5 s of random deals
 def test_the_engine_dicts_pass_their_schemas_unchanged():
     """Views of random deals for both seats and a spectator at every step (showdowns and dead
     deals included), with the coach and the dead hands, and the match records they make."""
@@ -259,7 +260,16 @@ def test_the_api_sends_the_token_rows_whole(settings):
     owner = make_account_client("carol@example.com")
     owner.ok("get", "/me")
     created = owner.ok("post", "/tokens", {"name": "my bot"}, status=201)
-    assert set(created) == {"id", "name", "prefix", "created_at", "last_used_at", "token"}
+    assert set(created) == {
+        "id",
+        "name",
+        "prefix",
+        "scope",
+        "created_at",
+        "expires_at",
+        "last_used_at",
+        "token",
+    }
     listed = owner.ok("get", "/tokens")["tokens"]
     assert listed == [{key: value for key, value in created.items() if key != "token"}]
     assert owner.ok("delete", f"/tokens/{created['id']}") == {"revoked": created["id"]}
