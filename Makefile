@@ -5,8 +5,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-from-lock
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# pytest runs each module's tests in a random order and prints its seed in the header
+# ("Using --random-order-seed=N"); replay an order with make test PYTEST_ARGS=--random-order-seed=N
+RANDOM_ORDER := -p random_order --random-order-bucket=module
+PYTEST_ARGS ?=
 
-.PHONY: install run test lint format check-python
+.PHONY: install run test test-fast lint format check-python
 
 check-python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Ginmesa needs Python 3.11 or newer")'
@@ -37,4 +41,9 @@ format: install
 	$(BIN)/ruff check --fix .
 
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(RANDOM_ORDER) $(PYTEST_ARGS)
+
+# A developer's minute: no lint, no browser, no faults, no tests marked slow, one process per core
+# (pytest-xdist; README, "Tests and CI").
+test-fast: install
+	$(BIN)/python -m pytest -n auto -m "not browser and not faults and not slow" $(RANDOM_ORDER) $(PYTEST_ARGS)

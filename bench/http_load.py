@@ -26,7 +26,8 @@ from tests.tables.live import servers
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from tables import identity, services
+from tables.accounts import identity
+from tables.play import services
 users = [get_user_model().objects.create_user(username=n, email=f"{n}@example.com") for n in ("alice", "bob")]
 alice, bob = (identity.player_for_user(user) for user in users)
 table = services.create_table(alice)

@@ -23,7 +23,8 @@ from tests.tables.live import servers
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from tables import identity, services
+from tables.accounts import identity
+from tables.play import services
 from tables.models import Match
 from tests.tables.seed_players import seed
 players = seed(players=1000, matches=10_000)
@@ -37,7 +38,7 @@ match = Match.objects.filter(table__seat0=regular, status="over").order_by("-end
 # A real finished match at a public table, for the step-by-step replay: alice against TITO
 # (eager Celery here: the robot answers each move at once), alice playing a plain strategy.
 import rules
-from tables import engine, selectors
+from tables.play import engine, selectors
 played = services.create_table(alice, visibility="public")
 services.add_bot(played.pk, alice, "tito")
 services.start_match(played.pk, alice)

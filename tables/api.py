@@ -19,6 +19,7 @@ from tables.play.api import router as play_router
 from tables.play.api_caller import BearerToken, BrowserSession
 from tables.reviews.api import archive_router as archive_review_router
 from tables.reviews.api import router as review_router
+from tables.social.api import router as social_router
 
 api = NinjaAPI(
     parser=TextParser(),
@@ -37,3 +38,4 @@ api.add_router("/me/push", push_router)
 api.add_router("/tables", review_router)
 api.add_router("", archive_review_router)  # /matches/{id}/deals/{n}/review
 api.add_router("/", challenges_router)
+api.add_router("", social_router)  # /me/following, /me/blocks, /me/presence, /players/{id}/...

@@ -6,21 +6,26 @@ from tables.challenges.models import Challenge
 from tables.play.models import ChatMessage, ChatMute, Deal, Match, Move, Pace, Table, new_invite_token
 from tables.ratings.models import Rating, RatingChange
 from tables.reviews.models import DealReview
+from tables.social.models import Block, Follow, Report, SocialSettings
 
 __all__ = [
     "ApiToken",
+    "Block",
     "Challenge",
     "ChatMessage",
     "ChatMute",
     "DataExport",
     "Deal",
     "DealReview",
+    "Follow",
     "Match",
     "Move",
     "Pace",
     "Player",
     "Rating",
     "RatingChange",
+    "Report",
+    "SocialSettings",
     "Table",
     "Vacation",
     "new_invite_token",

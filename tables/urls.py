@@ -7,6 +7,7 @@ from tables.core import app_shell
 from tables.guide import views as guide
 from tables.play import views
 from tables.ratings import views as player_views
+from tables.social import views as social_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -37,6 +38,11 @@ urlpatterns = [
     path("rules/<str:name>/", guide.rules_page, name="rules_page"),
     path("help/", guide.help_page, name="help"),
     path("players/<int:player_id>/", player_views.player, name="player"),
+    path("players/<int:player_id>/versus/", social_views.versus_page, name="versus"),
+    path("players/<int:player_id>/report/", social_views.report_page, name="report_player"),
+    path("players/<int:player_id>/<str:action>/", social_views.player_action, name="player_action"),
+    path("me/following/", social_views.following_page, name="following"),
+    path("me/presence/", social_views.presence_setting, name="presence_setting"),
     path("leaderboard/", player_views.leaderboard, name="leaderboard"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]

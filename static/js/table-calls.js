@@ -16,9 +16,24 @@ export const live = new LiveTable(token, {
   onPresence: (seats, spectators) => {
     ui.presence = seats;
     ui.spectators = spectators;
+    opponentSeen(seats);
     render();
   },
 });
+
+// The pill "Ben: last seen 2 days ago" (tables/social), rendered with the page, follows the table's
+// presence messages: online while the opponent has this table open, seen just now once they leave.
+function opponentSeen(seats) {
+  const pill = document.getElementById("opponent-presence");
+  if (!pill) return;
+  const entry = seats.find((row) => row.seat === Number(pill.dataset.seat));
+  if (entry && entry.online) {
+    pill.textContent = pill.dataset.online;
+    pill.dataset.wasHere = "1";
+  } else if (pill.dataset.wasHere) {
+    pill.textContent = pill.dataset.left;
+  }
+}
 
 // The socket's action name for each table verb it takes, by the verb's HTTP path. The server lists
 // the verbs in the page (json_script "table-verbs": name, path, socket) so that the page keeps no

@@ -22,6 +22,7 @@ export function drawChat() {
     empty.textContent = _("No messages yet.");
     log.append(empty);
   }
+  const mine = mySeat() === null ? null : ui.state.seats[mySeat()]?.player_url;
   for (const message of messages) {
     const item = document.createElement("li");
     // An account's name links to its page (in this tab, as every link of the site does).
@@ -33,6 +34,14 @@ export function drawChat() {
     time.dateTime = message.created_at;
     time.textContent = new Date(message.created_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
     item.append(author, document.createTextNode(message.text), time);
+    // Another account's message may be reported to staff (tables/social: the report form).
+    if (message.author_url && message.author_url !== mine) {
+      const report = document.createElement("a");
+      report.className = "report-link";
+      report.href = `${message.author_url}report/?message=${message.id}`;
+      report.textContent = _("report");
+      item.append(" ", report);
+    }
     log.append(item);
   }
   log.scrollTop = log.scrollHeight;

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from tables.alerts.models import Activity, TablePresence
 from tables.play.models import Table
+from tables.social import selectors as social
 
 HEARTBEAT_SECONDS = 30
 LEASE_SECONDS = 75  # two heartbeats and a margin
@@ -124,9 +125,12 @@ def last_seen_anywhere(player_id: int) -> dt.datetime | None:
 
 
 def seats(table: Table) -> list[dict[str, Any]]:
-    """The presence message's rows: each seated human, on the page now or when last seen."""
+    """The presence message's rows: each seated human, on the page now or when last seen. The
+    table's own dot (online, visible at this table) is always sent; an account that hides its
+    presence (tables.social) has no last seen in it."""
     now = timezone.now()
     ids = {seat: table.seat_player_id(seat) for seat in (0, 1)}
+    hidden = social.hiding_presence(i for i in ids.values() if i)
     rows: dict[int | None, TablePresence] = {
         row.player_id: row
         for row in TablePresence.objects.filter(table=table, player_id__in=[i for i in ids.values() if i])
@@ -142,7 +146,7 @@ def seats(table: Table) -> list[dict[str, Any]]:
                 "seat": seat,
                 "online": bool(row and row.online_until and row.online_until > now),
                 "visible": bool(row and row.visible_until and row.visible_until > now),
-                "last_seen": row.last_seen.isoformat() if row else None,
+                "last_seen": row.last_seen.isoformat() if row and player_id not in hidden else None,
             }
         )
     return result

@@ -18,7 +18,7 @@ from tables.challenges import services as challenge_services
 from tables.challenges.schemas import ChallengeIn, ChallengeOut, ChallengesOut, SeekIn, SeeksOut
 from tables.core.errors import BadRequest, NotFound
 from tables.core.schemas import errors
-from tables.play.api_caller import player_of, state_for
+from tables.play.api_caller import caller_of, player_of, state_for
 from tables.play.state_schema import TableStateOut
 
 router = Router(tags=["challenges"])
@@ -115,7 +115,7 @@ def list_seeks(request: HttpRequest, ruleset: str | None = None, pace: str | Non
     return {
         "seeks": [
             challenge_payloads.challenge_row(row, now)
-            for row in challenge_selectors.open_seeks(ruleset, pace)
+            for row in challenge_selectors.open_seeks(ruleset, pace, viewer=caller_of(request).player)
         ]
     }
 

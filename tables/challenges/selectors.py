@@ -10,6 +10,7 @@ from tables.challenges.models import Challenge
 from tables.play.models import Pace, Table
 from tables.ratings import glicko2
 from tables.ratings.models import Rating
+from tables.social import selectors as social
 
 
 def open_seeks(
@@ -17,9 +18,12 @@ def open_seeks(
     pace: str | None = None,
     limit: int = 50,
     takeable_by: tuple[Player, dict[str, float]] | None = None,
+    viewer: Player | None = None,
 ) -> list[Challenge]:
     """Seeks still open, newest first, filtered by rule set and pace (``slow`` or ``live``), and,
-    with ``takeable_by`` (a player and their ratings by pace), to those that player may take."""
+    with ``takeable_by`` (a player and their ratings by pace), to those that player may take.
+    For an account ``viewer``: the seeks of the players it follows first, and none of those it
+    blocks or that block it (tables.social)."""
     rows = Challenge.objects.filter(
         challenged__isnull=True, status=Challenge.Status.OPEN, expires_at__gt=timezone.now()
     )
@@ -35,7 +39,12 @@ def open_seeks(
         rows = rows.filter(turn_seconds__gte=Table.SLOW_CLOCK_SECONDS)
     elif pace == "live":
         rows = rows.filter(turn_seconds__lt=Table.SLOW_CLOCK_SECONDS)
-    return list(rows.select_related("challenger").order_by("-created_at")[:limit])
+    order = ["-created_at"]
+    if viewer is not None and viewer.user_id is not None:
+        rows = rows.filter(social.apart_from(viewer, "challenger"))
+        rows = rows.annotate(followed=social.followed_by(viewer, "challenger"))
+        order = ["-followed", *order]
+    return list(rows.select_related("challenger").order_by(*order)[:limit])
 
 
 def _admits(at_pace: Q, rating: float) -> Q:

@@ -29,6 +29,7 @@ from tables.play.services.matches import start_match
 from tables.play.services.seats import check_table_options, create_table, join_table
 from tables.ratings import glicko2
 from tables.ratings.models import Rating
+from tables.social import selectors as social
 
 MAX_OPEN_CHALLENGES = 10  # sent and still open, per account
 MAX_OPEN_SEEKS = 3  # in the lobby at once, per account
@@ -51,13 +52,17 @@ def challenge_player(challenger: Player, challenged: Player, options: dict[str, 
 
 def check_may_challenge(challenger: Player, challenged: Player, now: dt.datetime) -> None:
     """The one rule of whether ``challenger`` may challenge ``challenged`` now; raises the refusal.
-    Called with the challenger's row locked, so an offer answered at that moment is seen. (When
-    accounts can block one another, a block is refused here too.)"""
+    Called with the challenger's row locked, so an offer answered at that moment is seen. A block
+    either way (tables.social) is refused here too."""
     _require_account(challenger, "Sign up to challenge other players.")
     if challenged.is_bot or challenged.user_id is None:
         raise BadRequest("Only players with an account can be challenged.", field="opponent")
     if challenged.pk == challenger.pk:
         raise BadRequest("You cannot challenge yourself.", field="opponent")
+    if social.blocked_between(challenger.pk, challenged.pk):
+        raise Forbidden(
+            gettext("You cannot challenge %(name)s.") % {"name": challenged.display_name}, field="opponent"
+        )
     wait = cooldown_left(challenger, challenged, now)
     if wait is not None:
         status, seconds = wait
@@ -155,6 +160,10 @@ def accept(challenge_id: int, actor: Player) -> Outcome:
             raise Conflict("This is your own offer.")
         _require_account(actor, "Sign up to accept challenges and take seeks.")
         _require_open(challenge)
+        if social.blocked_between(challenge.challenger_id, actor.pk):
+            raise Forbidden(
+                gettext("You cannot play %(name)s.") % {"name": challenge.challenger.display_name}
+            )
         _require_in_range(challenge, actor)
         challenger = challenge.challenger
         table = create_table(challenger, **challenge.options)

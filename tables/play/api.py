@@ -41,6 +41,7 @@ from tables.play.schemas import (
     VersionIn,
 )
 from tables.play.state_schema import TableStateOut
+from tables.social import selectors as social
 
 router = Router()
 
@@ -263,4 +264,7 @@ def my_tables(request: HttpRequest) -> dict[str, Any]:
     tags=["tables"],
 )
 def lobby(request: HttpRequest) -> dict[str, Any]:
-    return {"tables": [payloads.lobby_row(table) for table in selectors.lobby_tables()]}
+    player = caller_of(request).player
+    apart = social.blocked_either_way(player)
+    tables = [table for table in selectors.lobby_tables() if table.owner_id not in apart]
+    return {"tables": [payloads.lobby_row(table) for table in tables]}

@@ -12,6 +12,7 @@ from tables.accounts.models import Player
 from tables.core.errors import NotFound
 from tables.core.reads import KEY_SAMPLE, CompiledRead
 from tables.play.models import ChatMessage, ChatMute, Deal, Match, Table
+from tables.social.selectors import blocked_by
 
 TableRef = int | str | Table  # a primary key, an invite token, or a row to read again
 
@@ -58,14 +59,14 @@ def tables_of(player: Player) -> list[Table]:
 
 def chat_history(table: Table, viewer: Player | None, after: int = 0, limit: int = 100) -> list[ChatMessage]:
     """The messages ``viewer`` may read: players see the players' channel, spectators both;
-    hidden messages and the authors the viewer muted are left out."""
+    hidden messages, the authors the viewer muted and those the viewer blocks are left out."""
     seat = table.seat_of(viewer)
     messages = ChatMessage.objects.filter(table=table, hidden=False, id__gt=after).select_related("author")
     if seat is not None:
         messages = messages.filter(channel=ChatMessage.Channel.PLAYERS)
     if viewer is not None:
         muted = ChatMute.objects.filter(table=table, player=viewer).values("muted")
-        messages = messages.exclude(author__in=muted)
+        messages = messages.exclude(author__in=muted).exclude(author__in=blocked_by(viewer))
     return list(messages.order_by("id")[:limit])
 
 

@@ -32,6 +32,7 @@ from tables.challenges import selectors as challenge_selectors
 from tables.core.errors import BadRequest, ServiceError
 from tables.play import engine, payloads, selectors, services, texts, verbs
 from tables.play.models import Deal, Table
+from tables.social import selectors as social
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -190,22 +191,28 @@ def my_tables(request: HttpRequest) -> HttpResponse:
 
 def lobby(request: HttpRequest) -> HttpResponse:
     away = account_payloads.away_until
-    rows = [payloads.lobby_row(table) | {"away": away(table.owner)} for table in selectors.lobby_tables()]
+    player = identity.player_for_request(request)
+    apart = social.blocked_either_way(player)
+    rows = [
+        payloads.lobby_row(table) | {"away": away(table.owner)}
+        for table in selectors.lobby_tables()
+        if table.owner_id not in apart
+    ]
     ruleset = request.GET.get("ruleset") or None
     pace = request.GET.get("pace") if request.GET.get("pace") in ("slow", "live") else None
     now = timezone.now()
-    player = identity.player_for_request(request)
     # An account sees which seeks' rating ranges admit it, and may list only those.
     ratings, taker = None, None
     if player is not None and player.user_id is not None:
         ratings = challenge_selectors.ratings_by_pace(player)
         taker = (player, ratings) if request.GET.get("takeable") == "1" else None
-    found = challenge_selectors.open_seeks(ruleset, pace, takeable_by=taker)
+    found = challenge_selectors.open_seeks(ruleset, pace, takeable_by=taker, viewer=player)
     seeks = []
     for seek in found:
         row = challenge_payloads.challenge_row(seek, now)
         row["admits_you"] = ratings is None or seek.admits(ratings[seek.pace])
         row["away"] = away(seek.challenger)
+        row["followed"] = bool(getattr(seek, "followed", False))  # open_seeks puts them first
         seeks.append(row)
     context = {
         "rows": rows,

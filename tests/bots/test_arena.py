@@ -22,6 +22,7 @@ def test_a_short_run_prints_the_report(capsys: pytest.CaptureFixture[str]) -> No
     assert "median" in out and "p99" in out
 
 
+@pytest.mark.slow  # arena matches with LUNA, some 7 s
 def test_json_report_and_luna_plays_in_the_arena(capsys: pytest.CaptureFixture[str]) -> None:
     main(["luna", "tito", "--games", "1", "--ruleset", "reino", "--seed", "2", "--quiet", "--json"])
     report = json.loads(capsys.readouterr().out)
@@ -30,6 +31,7 @@ def test_json_report_and_luna_plays_in_the_arena(capsys: pytest.CaptureFixture[s
     assert report["luna"]["decisions"] > 0
 
 
+@pytest.mark.slow  # the same arena run twice, some 3 s
 def test_a_seed_replays_the_same_matches_whatever_the_workers() -> None:
     setup = Setup(("carmen", "simple"), replace(RULESETS["playgridia"], target=50), seed=9)
     alone = run(setup, 4, workers=1, progress=False)
@@ -65,6 +67,7 @@ def _without_clock(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow  # arena matches, some 3 s
 def test_the_log_holds_one_line_per_match_and_rebuilds_the_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

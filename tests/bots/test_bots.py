@@ -30,7 +30,13 @@ def test_the_registry_names_three_levels_built_without_arguments() -> None:
 
 @pytest.mark.parametrize(
     ("bot", "count"),
-    [(Tito(), 3000), (Carmen(), 2000), (SimpleBot(), 2000), (Luna(QUICK_SETTINGS), 1000), (Luna(), 12)],
+    [
+        (Tito(), 3000),
+        pytest.param(Carmen(), 2000, marks=pytest.mark.slow),  # some 5 s
+        (SimpleBot(), 2000),
+        pytest.param(Luna(QUICK_SETTINGS), 1000, marks=pytest.mark.slow),  # some 6 s
+        pytest.param(Luna(), 12, marks=pytest.mark.slow),  # some 6 s
+    ],
     ids=["tito", "carmen", "simple", "luna-quick", "luna"],
 )
 def test_every_choice_is_legal_on_random_views(bot: Bot, count: int) -> None:
@@ -54,6 +60,7 @@ def test_match_context_is_optional(bot_class: type[Bot]) -> None:
     assert action in deal.legal_actions()
 
 
+@pytest.mark.slow  # 16 full LUNA decisions, some 4 s
 def test_luna_is_reproducible_for_a_seed() -> None:
     positions = [deal for deal in random_positions(seed=5, count=40) if len(deal.legal_actions()) > 1]
     for deal in positions[:8]:

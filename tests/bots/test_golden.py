@@ -164,7 +164,17 @@ LUNA_OPINIONS = {
 }
 
 
-@pytest.mark.parametrize("number", range(len(CASES)))
+# The cases whose LUNA opinions take some 4 to 7 s each run with the slow tests.
+SLOW_CASES = {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        pytest.param(number, marks=pytest.mark.slow) if number in SLOW_CASES else number
+        for number in range(len(CASES))
+    ],
+)
 def test_the_bots_play_the_golden_moves(number: int) -> None:
     positions, actions = played(number)
     assert actions == GOLDEN_MOVES[number]

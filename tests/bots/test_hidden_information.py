@@ -65,7 +65,12 @@ def _with_hidden_cards_swapped(deal: Deal, seat: int, rng: random.Random) -> Dea
 
 @pytest.mark.parametrize(
     ("bot", "count"),
-    [(Tito(), 300), (Carmen(), 300), (Luna(QUICK_SETTINGS), 120), (Luna(), 6)],
+    [
+        (Tito(), 300),
+        (Carmen(), 300),
+        (Luna(QUICK_SETTINGS), 120),
+        pytest.param(Luna(), 6, marks=pytest.mark.slow),  # some 2 s
+    ],
     ids=["tito", "carmen", "luna-quick", "luna"],
 )
 def test_decisions_do_not_depend_on_the_opponents_hidden_cards(bot: Bot, count: int) -> None:

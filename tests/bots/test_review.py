@@ -55,6 +55,7 @@ def with_hidden_cards_changed(deal: Deal, seat: int, rng: random.Random) -> Deal
     return replay(deal.ruleset, deal.dealer, deck, deal.actions)
 
 
+@pytest.mark.slow  # whole reviews, some 3 s
 def test_a_review_never_uses_a_card_the_player_could_not_see() -> None:
     rng = random.Random(4)
     checked = changed = 0

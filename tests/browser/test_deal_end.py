@@ -58,7 +58,8 @@ def test_against_a_robot_the_deals_end_stays_until_next_deal(
     knock_at_once(page)
     summary = page.locator("#summary")
     expect(summary).to_be_visible(timeout=WAIT_MS)
-    page.wait_for_timeout(2500)  # the robot used to deal the next deal here, taking the box away
+    # what is tested: the box stays, so a wait as long as the robot once took to deal on here
+    page.wait_for_timeout(2500)
     expect(summary).to_be_visible()
     expect(page.locator("#summary-title")).to_have_text(re.compile(r"1$"))
     expect(page.locator("#summary .shown")).to_have_count(2)

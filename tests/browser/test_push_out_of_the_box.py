@@ -11,7 +11,6 @@ real service worker through DevTools (ServiceWorker.deliverPushMessage), which s
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 import requests
@@ -20,6 +19,7 @@ from playwright.sync_api import expect
 from config import vapid
 from tables.alerts import push
 from tables.alerts.management.commands.vapid_keys import b64url
+from tests.polling import browser_pause, wait_until
 from tests.tables.helpers import choose_action, make_account_client, seated_table
 from tests.tables.live.test_alerts_push import FakePushService, Subscriber
 
@@ -76,11 +76,7 @@ def push_service(monkeypatch):
 
 def wait_for(page, condition, what: str):
     """Poll ``condition``; waiting through the page lets Playwright deliver DevTools events."""
-    deadline = time.monotonic() + WAIT_SECONDS
-    while not (found := condition()):
-        assert time.monotonic() < deadline, f"no {what} within {WAIT_SECONDS} s"
-        page.wait_for_timeout(100)
-    return found
+    return wait_until(condition, timeout=WAIT_SECONDS, interval=0.1, pause=browser_pause(page), message=what)
 
 
 def test_a_fresh_embedded_site_pushes_your_move_to_a_browser(

@@ -9,6 +9,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.polling import browser_pause, wait_until
+
 from .conftest import new_context
 from .test_table_page import open_table, start_table_through_services
 
@@ -26,10 +28,7 @@ def newest_version(frames: list[str]) -> int:
 
 
 def wait_for(page, condition) -> None:
-    for _ in range(WAIT_MS // 50):
-        if condition():
-            return
-        page.wait_for_timeout(50)
+    wait_until(condition, timeout=WAIT_MS / 1000, pause=browser_pause(page))
 
 
 @pytest.mark.parametrize(

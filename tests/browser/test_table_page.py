@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tables.accounts import services as account_services
+from tests.polling import browser_pause, wait_until
 
 from .conftest import new_context
 
@@ -231,11 +232,12 @@ def test_moves_go_over_the_open_table_socket_and_over_http_without_one(
     pages["alice"].on("websocket", watch)
     alice_page = open_table(pages["alice"], f"/t/{token}/")
     bob_page = open_table(pages["bob"], f"/t/{token}/")
-    for _ in range(100):
-        if snapshots:
-            break
-        alice_page.wait_for_timeout(50)
-    assert snapshots, "Alice's table socket never sent its snapshot"
+    wait_until(
+        lambda: snapshots,
+        timeout=5,
+        pause=browser_pause(alice_page),
+        message="Alice's table socket sent its snapshot",
+    )
 
     alice_page.locator("#btn-draw").click()
     expect(alice_page.locator("#hand .card")).to_have_count(11, timeout=WAIT_MS)

@@ -9,6 +9,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.polling import browser_pause, wait_until
+
 from .conftest import new_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -94,11 +96,12 @@ def play_quickly(browser, live_url, accounts, console) -> tuple[Page, list[str]]
     )
     page.goto(f"/t/{token}/")
     expect(page.locator("#table-app[data-ready='1']")).to_be_attached()
-    for _ in range(200):
-        if pushed:
-            break
-        page.wait_for_timeout(50)
-    assert pushed, "the user socket never pushed the pending count"
+    wait_until(
+        lambda: pushed,
+        timeout=10,
+        pause=browser_pause(page),
+        message="the user socket pushed the pending count",
+    )
 
     for _ in range(ROUNDS):
         alice_plays_a_turn(page)
@@ -120,7 +123,8 @@ def test_state_changes_fetch_no_pending_count_while_the_user_socket_is_open(
     browser, live_url, known_deck, accounts, console
 ):
     page, fetched = play_quickly(browser, live_url, accounts, console)
-    page.wait_for_timeout(500)  # a fetch the last state sent would be under way by now
+    # what is tested: no fetch at all, so a grace in which one the last state sent would have begun
+    page.wait_for_timeout(500)
     assert fetched == [], f"state changes fetched the pending count with the user socket open: {fetched}"
     page.context.close()
 
@@ -137,7 +141,9 @@ def test_without_the_user_socket_a_state_change_still_fetches_the_pending_count(
     page.route_web_socket(re.compile(r"/ws/"), lambda socket: socket.close())
     page.goto(f"/t/{token}/")
     expect(page.locator("#table-app[data-ready='1']")).to_be_attached()
-    page.wait_for_timeout(1500)  # past the fetch of the load and the one after the socket closed
+    # a grace, not a wait for a result: past the fetches of the load and of the socket's close,
+    # which are not the ones this test counts
+    page.wait_for_timeout(1500)
     fetched: list[str] = []
     page.on(
         "request",
@@ -146,6 +152,10 @@ def test_without_the_user_socket_a_state_change_still_fetches_the_pending_count(
         ),
     )
     alice_plays_a_turn(page)
-    page.wait_for_timeout(500)
-    assert fetched, "with no user socket, a state change fetched no pending count"
+    wait_until(
+        lambda: fetched,
+        timeout=10,
+        pause=browser_pause(page),
+        message="with no user socket, a state change fetches the pending count",
+    )
     page.context.close()

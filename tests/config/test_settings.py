@@ -3,6 +3,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -101,6 +103,7 @@ def test_hsts_settings_come_from_the_environment_and_bad_ones_are_refused():
     assert preload.returncode != 0 and "SECURE_HSTS_PRELOAD needs" in preload.stderr
 
 
+@pytest.mark.slow  # starts production servers in subprocesses, some 5 s
 def test_https_answers_carry_hsts_in_production_and_never_in_development(tmp_path):
     production = run_code(HSTS_HEADERS, **PRODUCTION, GINMESA_VAR_DIR=str(tmp_path))
     assert production.returncode == 0, production.stderr

@@ -15,9 +15,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from tables.accounts.models import Player
-from tables.background import scheduling
+from tables.background import registry, scheduling
 from tables.play import services
 from tables.play.models import Deal, Move, Table
+from tests.polling import wait_until
 from tests.tables.live import servers
 from tests.tables.live.conftest import broker, worker_env  # noqa: F401  (fixtures)
 
@@ -57,20 +58,22 @@ def set_deadlines(tables: list[Table], start: dt.datetime) -> dict[int, dt.datet
 
 def wait_for_empty_queue(broker_url: str, seconds: float = 60) -> None:
     queue = redis.Redis.from_url(broker_url)
-    give_up = time.monotonic() + seconds
-    while queue.llen("celery") and time.monotonic() < give_up:
-        time.sleep(0.2)
-    assert not queue.llen("celery"), "the worker never caught up with its queue"
+    wait_until(
+        lambda: not queue.llen("celery"),
+        timeout=seconds,
+        interval=0.2,
+        message="the worker caught up with its queue",
+    )
 
 
 def wait_until_all_moved(tables: list[Table], seconds: float) -> None:
-    pending = {table.pk: table.version for table in tables}
-    give_up = time.monotonic() + seconds
-    while pending and time.monotonic() < give_up:
-        done = Table.objects.filter(pk__in=pending).values_list("pk", "version")
-        pending = {pk: version for pk, version in pending.items() if dict(done)[pk] == version}
-        time.sleep(0.2)
-    assert not pending, f"{len(pending)} tables never timed out"
+    before = {table.pk: table.version for table in tables}
+
+    def all_moved() -> bool:
+        now = dict(Table.objects.filter(pk__in=before).values_list("pk", "version"))
+        return all(now[pk] != version for pk, version in before.items())
+
+    wait_until(all_moved, timeout=seconds, interval=0.2, message=f"all {len(tables)} tables timed out")
 
 
 def test_fifty_deadlines_survive_a_killed_worker(worker_env, tmp_path) -> None:  # noqa: F811
@@ -82,12 +85,18 @@ def test_fifty_deadlines_survive_a_killed_worker(worker_env, tmp_path) -> None: 
     servers.wait_for_text(first_log, "tables.play.tasks.expire_turn", first)  # it holds ETA tasks
     servers.stop(first, signal.SIGKILL)
     killed_at = time.monotonic()
-    second = servers.celery_worker(worker_env, tmp_path / "second.log", beat=True)
+    second_log = tmp_path / "second.log"
+    second = servers.celery_worker(worker_env, second_log, beat=True)
     restart_gap = time.monotonic() - killed_at
     print(f"restart gap (kill to the new worker's ready): {restart_gap:.1f} s")  # pytest -s shows it
     try:
         wait_until_all_moved(tables, seconds=FIRST_DEADLINE_SECONDS + 3 + restart_gap + 30)
-        time.sleep(settings.SWEEP_SECONDS + 1)  # later sweeps and stale ETA copies find nothing
+        sweeps = servers.tasks_done(second_log, registry.SWEEP_OVERDUE.name)
+        wait_until(  # later sweeps and stale ETA copies find nothing
+            lambda: servers.tasks_done(second_log, registry.SWEEP_OVERDUE.name) >= sweeps + 2,
+            timeout=3 * settings.SWEEP_SECONDS + 10,
+            message="two more sweeps ran",
+        )
     finally:
         servers.stop(second)
     allowed = restart_gap + settings.SWEEP_SECONDS + 1

@@ -25,6 +25,7 @@ from tables.accounts import identity
 from tables.play import services
 from tables.play.models import Deal, Table
 from tables.play.tasks import STALLED_BOT_SECONDS
+from tests.polling import wait_until
 from tests.tables.helpers import choose_action
 from tests.tables.live import servers
 from tests.tables.live.clocks import wait_for_version
@@ -182,10 +183,12 @@ def _bot_table(token: str) -> Table:
 
 def wait_for_human_turn(token: str, seconds: float = 30) -> None:
     """Redis is still up: if TITO moves first, let it (its task goes through the broker)."""
-    give_up = time.monotonic() + seconds
-    while _bot_table(token).current_deal.to_play != 0 and time.monotonic() < give_up:
-        time.sleep(0.2)
-    assert _bot_table(token).current_deal.to_play == 0, "TITO never played its first turn"
+    wait_until(
+        lambda: _bot_table(token).current_deal.to_play == 0,
+        timeout=seconds,
+        interval=0.2,
+        message="TITO played its first turn",
+    )
 
 
 async def hand_the_turn_to_the_bot(program: Program, token: str) -> None:

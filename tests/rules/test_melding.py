@@ -128,18 +128,21 @@ def check_melding(hand):
     assert min_deadwood_mask(cards_to_mask(hand)) == result.points
 
 
+@pytest.mark.slow  # 2000 brute-force meldings, some 5 s
 @examples(2000)
 @given(random_hands())
 def test_best_melding_matches_brute_force_on_random_hands(hand):
     check_melding(hand)
 
 
+@pytest.mark.slow  # 2500 brute-force meldings, some 10 s
 @examples(2500)
 @given(meld_rich_hands())
 def test_best_melding_matches_brute_force_on_meld_rich_hands(hand):
     check_melding(hand)
 
 
+@pytest.mark.slow  # 400 brute-force enumerations, 1 to 3 s
 @examples(400)
 @given(meld_rich_hands(max_size=10))
 def test_all_best_meldings_are_exactly_the_brute_force_ones(hand):
@@ -149,6 +152,7 @@ def test_all_best_meldings_are_exactly_the_brute_force_ones(hand):
     assert listed[0] == best_melding(hand)
 
 
+@pytest.mark.slow  # 300 hands through both APIs, 1 to 5 s
 @examples(300)
 @given(st.one_of(random_hands(), meld_rich_hands()))
 def test_mask_api_agrees_with_the_card_api(hand):
@@ -178,6 +182,7 @@ def check_discard(hand, exclude):
     assert (CARDS[index], points) == (choice.card, choice.points)
 
 
+@pytest.mark.slow  # brute-force discards, some 10 s
 @examples(1000)
 @given(random_hands(11, 11), st.data())
 def test_best_discard_matches_brute_force_on_random_hands(hand, data):
@@ -185,6 +190,7 @@ def test_best_discard_matches_brute_force_on_random_hands(hand, data):
     check_discard(hand, data.draw(st.sampled_from(hand)))
 
 
+@pytest.mark.slow  # brute-force discards, some 25 s
 @examples(1000)
 @given(meld_rich_hands(11, 11), st.data())
 def test_best_discard_matches_brute_force_on_meld_rich_hands(hand, data):

@@ -147,6 +147,7 @@ def check_legal_actions(deal: Deal) -> None:
         assert (knock in legal) == can_knock == deal.is_legal(knock)
 
 
+@pytest.mark.slow  # some 10 s of random deals
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     ruleset=st.sampled_from(ALL_RULESETS),
@@ -179,6 +180,7 @@ def test_apply_never_changes_the_state_it_is_called_on(deck, rng):
 # -- volume: thousands of deals and whole matches --------------------------------------------
 
 
+@pytest.mark.slow  # thousands of deals, 4 to 9 s per rule set
 @pytest.mark.parametrize("ruleset", ALL_RULESETS, ids=lambda ruleset: ruleset.name)
 def test_thousands_of_random_deals_reach_a_result(ruleset):
     rng = random.Random(f"deals-{ruleset.name}")

@@ -237,6 +237,7 @@ def replay_layoffs(result):
         assert brute_force.is_meld(grown[layoff.meld])
 
 
+@pytest.mark.slow  # 1500 brute-force showdowns, some 25 s
 @examples(1500)
 @given(knocks(), st.sampled_from([PLAYGRIDIA, CLASSIC]))
 def test_showdown_matches_brute_force(deal, ruleset):

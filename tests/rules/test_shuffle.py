@@ -82,6 +82,7 @@ def _sattolo(rng: random.Random) -> list:
     return deck
 
 
+@pytest.mark.slow  # some 4 s of shuffles
 def test_the_chi_square_check_rejects_a_biased_shuffle() -> None:
     """The control: the same check on 20,000 decks of a subtly wrong shuffle fails by far."""
     rng = random.Random(52)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -190,4 +191,4 @@ TableMachine.TestCase.settings = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
-test_table_machine = TableMachine.TestCase
+test_table_machine = pytest.mark.slow(TableMachine.TestCase)  # 20 runs of 300 steps, some 15 s

@@ -197,6 +197,7 @@ def test_the_schema_checks_refuse_a_server_error_and_an_undocumented_status() ->
         assert failure in str(raised.value.exceptions), status
 
 
+@pytest.mark.slow  # 270 fuzzing runs, some 2 minutes in all
 @pytest.mark.parametrize("auth", AUTHS)
 @pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE], ids=str)
 @pytest.mark.parametrize("operation", OPERATIONS, ids=lambda op: op.label)
@@ -299,6 +300,7 @@ def plain_text(value: Any) -> Any:
     return value
 
 
+@pytest.mark.slow  # 50 sequences of 12 calls, some 15 s
 def test_stateful_sequences_never_fail_the_server(arena) -> None:
     base = linked_schema().as_state_machine()
     followed: list[str] = []  # table operations answered 2xx at a table the sequence opened

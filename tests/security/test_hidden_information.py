@@ -167,6 +167,7 @@ def pushes(monkeypatch, settings) -> list[tuple[int, dict]]:
 SHORT_TARGET = int(os.environ.get("HIDDEN_INFO_TARGET", "30"))
 
 
+@pytest.mark.slow  # whole matches scanned for hidden cards: 10 s to over a minute each
 @pytest.mark.parametrize(
     "options",
     [

@@ -26,6 +26,7 @@ from tables.play import services as play
 from tables.play.models import ChatMessage, ChatMute, Match, Table
 from tables.ratings.models import Rating
 from tables.reviews.models import DealReview
+from tables.social.models import Block, Follow, Report, SocialSettings
 
 # What the emptied player row holds: each personal field back to its default.
 EMPTIED: dict[str, object] = {
@@ -77,6 +78,10 @@ def _erase(player: Player) -> None:
     TablePresence.objects.filter(player=player).delete()
     Activity.objects.filter(player=player).delete()
     Rating.objects.filter(player=player).delete()
+    Follow.objects.filter(Q(follower=player) | Q(followed=player)).delete()
+    Block.objects.filter(Q(blocker=player) | Q(blocked=player)).delete()
+    SocialSettings.objects.filter(player=player).delete()
+    Report.objects.filter(reporter=player).delete()  # reports about it stay, for staff's record
     DealReview.objects.filter(requested_by=player).update(requested_by=None, requested_from="")
     player.data_exports.all().delete()
     player.vacations.all().delete()

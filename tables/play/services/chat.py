@@ -10,6 +10,9 @@ import logging
 
 from django.core.cache import cache
 from django.db import transaction
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
 from tables.accounts.models import Player
@@ -19,6 +22,7 @@ from tables.core.text_input import clean_text
 from tables.play.models import ChatMessage, ChatMute
 from tables.play.selectors import TableRef
 from tables.play.services.common import announce, lock_table
+from tables.social.selectors import chat_muted_until
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +33,10 @@ CHAT_RATE_SECONDS = 10
 def post_chat(table_ref: TableRef, author: Player, text: object) -> ChatMessage:
     """Players write in the players' channel, everyone else in the spectators' (if allowed)."""
     cleaned = _clean_chat_text(text)
+    muted = None if author.user_id is None else chat_muted_until(author, timezone.now())
+    if muted is not None:  # staff muted this account's chat at every table (tables.social)
+        day = date_format(timezone.localtime(muted), "DATETIME_FORMAT")
+        raise Forbidden(gettext("Your chat is muted until %(day)s.") % {"day": day})
     with transaction.atomic():
         table = lock_table(table_ref)
         channel = ChatMessage.Channel.PLAYERS

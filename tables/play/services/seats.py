@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 import rules
 from tables.accounts.models import Player
@@ -23,6 +24,7 @@ from tables.play.services.common import (
     seat_of,
 )
 from tables.ratings.services import may_sit_at
+from tables.social.selectors import blocked_between
 
 FORFEIT_AFTER_RANGE = range(1, 11)
 
@@ -87,8 +89,19 @@ def join_table(table_ref: TableRef, player: Player) -> Outcome:
             return Outcome(table, None)
         if not may_sit_at(table, player):
             raise Forbidden("This table is rated: only players with an account sit here. Sign up or log in.")
+        _refuse_blocked(table, player)
         _sit(table, free[0], player)
         return Outcome(table, free[0])
+
+
+def _refuse_blocked(table: Table, player: Player) -> None:
+    """An account does not sit down with one it blocks or that blocks it (tables.social),
+    whether it came by the lobby or by the invite link."""
+    if player.user_id is None:
+        return  # a guest blocks nobody and nobody can block a guest
+    others = {table.seat0_id, table.seat1_id, table.owner_id} - {None, player.pk}
+    if any(blocked_between(other, player.pk) for other in others if other is not None):
+        raise Forbidden(gettext("You cannot sit at this table."))
 
 
 def bot_player(level: str) -> Player:

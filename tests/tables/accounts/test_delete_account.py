@@ -19,6 +19,7 @@ from tables.accounts.models import ApiToken, Player
 from tables.alerts.models import PushSubscription
 from tables.play.models import ChatMessage, Match, Table
 from tables.ratings.models import RatingChange
+from tables.social.models import Block, Follow, Report, SocialSettings
 from tests.tables.helpers import ApiClient, make_account_client, open_table, started
 from tests.tables.rating_helpers import both_have_moved
 
@@ -57,6 +58,14 @@ ACCOUNT_COLUMNS: dict[str, str] = {
     "alerts.TablePresence.player": "erased",
     "alerts.Activity.player": "erased",
     "alerts.SentChallengeAlert.player": "erased",
+    "tables.Follow.follower": "erased",
+    "tables.Follow.followed": "erased",
+    "tables.Block.blocker": "erased",
+    "tables.Block.blocked": "erased",
+    "tables.SocialSettings.player": "erased",
+    "tables.Report.reporter": "erased: the reports it filed",
+    "tables.Report.reported": "kept: staff's record of what was reported about it (the row it names is emptied)",
+    "tables.Report.handled_by": "kept: the staff member who closed a report (staff accounts are not deleted from here)",
 }
 # The player row's own columns: emptied to their defaults, or kept on purpose.
 PLAYER_COLUMNS: dict[str, str] = {
@@ -117,6 +126,13 @@ def full_account() -> dict[str, Any]:
         player=player, endpoint="https://push.example/alice", p256dh="k", auth="a"
     )
     alice.ok("post", "/me/tokens", {"name": "my bot", "scope": "play"}, status=201)
+    other = Player.objects.get(user=bob.user)
+    Follow.objects.create(follower=player, followed=other)
+    Follow.objects.create(follower=other, followed=player)
+    Block.objects.create(blocker=other, blocked=player)
+    SocialSettings.objects.create(player=player, hide_presence=True)
+    Report.objects.create(reporter=player, reported=other, reason=Report.Reason.OTHER, text="alice's words")
+    Report.objects.create(reporter=other, reported=player, reason=Report.Reason.OTHER)
     return {
         "alice": password_login("alice@example.com"),
         "bob": bob,
@@ -167,6 +183,7 @@ def test_deleting_from_the_page_erases_every_personal_column_and_keeps_the_match
         "tables.Table.seat1",
         "tables.Move.actor",
         "tables.RatingChange.player",
+        "tables.Report.reported",
     }
     player.refresh_from_db()
     assert player.user_id is None and player.display_name == "" and player.alert_prefs == {}

@@ -241,6 +241,7 @@ def broker(monkeypatch):
     app.amqp._producer_pool = None
 
 
+@pytest.mark.slow  # waits out a slow push service, some 3 s
 def test_a_slow_push_service_never_delays_a_timeout_played_by_the_sweeper(
     alice, bob, dns, posted, broker, monkeypatch, django_capture_on_commit_callbacks
 ):
@@ -250,7 +251,7 @@ def test_a_slow_push_service_never_delays_a_timeout_played_by_the_sweeper(
     recorded = push.post
 
     def slow_post(subscription, payload, topic):  # a push service that takes its time
-        time.sleep(SLOW_SECONDS)
+        time.sleep(SLOW_SECONDS)  # what is tested: a push that takes this long
         recorded(subscription, payload, topic)
 
     monkeypatch.setattr(push, "post", slow_post)

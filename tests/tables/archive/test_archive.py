@@ -198,6 +198,7 @@ def test_the_stock_of_a_finished_deal_stays_secret_in_its_replay(alice, bob, car
 # -- links and lists --------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # whole matches, 1 to 2 s
 def test_the_table_page_links_to_its_finished_matches(alice, bob, carol):
     match, _ = finished_match(alice, bob)
     link = reverse("match_archive", args=[match.pk])
@@ -206,6 +207,7 @@ def test_the_table_page_links_to_its_finished_matches(alice, bob, carol):
     assert link not in carol.client.get(f"/t/{token}/").content.decode()  # a private table's visitor
 
 
+@pytest.mark.slow  # many matches, 1 to 2 s
 def test_my_archive_lists_the_finished_matches_a_page_at_a_time(alice, bob):
     first, _ = finished_match(alice, bob)
     table = first.table
@@ -235,6 +237,7 @@ def test_my_archive_lists_the_finished_matches_a_page_at_a_time(alice, bob):
     assert reverse("my_archive") in alice.client.get("/me/tables/").content.decode()
 
 
+@pytest.mark.slow  # whole matches, some 3 s
 def test_the_archive_pages_link_the_players_names_to_their_pages(alice, bob):
     match, _ = finished_match(alice, bob)
     owner, other = match.table.seat0, match.table.seat1
@@ -248,6 +251,7 @@ def test_the_archive_pages_link_the_players_names_to_their_pages(alice, bob):
     assert f'"player_url": "/players/{other.pk}/"' in replay  # replay.js links the seats' headings
 
 
+@pytest.mark.slow  # whole matches, 1 to 3 s
 def test_a_guests_name_in_the_archive_is_plain_text(alice):
     guest = ApiClient(name="Nadia")
     token = alice.ok("post", "/tables", {"visibility": "public"}, status=201)["table"]

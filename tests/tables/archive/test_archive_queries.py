@@ -81,6 +81,7 @@ def archive(alice, bob):
     return first, copies[-1]
 
 
+@pytest.mark.slow  # seeds many matches, 5 to 7 s
 def test_the_archive_pages_ask_a_bounded_number_of_queries(archive, alice, django_assert_max_num_queries):
     alice.client.get("/me/tables/")  # the session's first request settles the guest cookie
     for match in archive:  # the real match and the last copy

@@ -108,7 +108,8 @@ def test_the_takers_rating_is_read_under_its_lock_while_a_match_moves_it():
         with transaction.atomic():
             Rating.objects.select_for_update().get(player=taker, pace="slow")
             locked.set()
-            time.sleep(0.5)  # the accept below waits on the row meanwhile
+            # what is tested: the lock held a while, the accept below waiting on the row meanwhile
+            time.sleep(0.5)
             Rating.objects.filter(player=taker, pace="slow").update(rating=1550)
         connection.close()
 

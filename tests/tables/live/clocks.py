@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-import time
 
 from django.utils import timezone
 
 from tables.play.models import Deal, Move, Table
+from tests.polling import wait_until
 
 
 def turn_due_in(token: str, seconds: float) -> tuple[Table, Deal, dt.datetime]:
@@ -18,10 +18,11 @@ def turn_due_in(token: str, seconds: float) -> tuple[Table, Deal, dt.datetime]:
 
 
 def wait_for_version(table: Table, version: int, seconds: float = 15) -> None:
-    deadline = time.monotonic() + seconds
-    while Table.objects.get(pk=table.pk).version < version:
-        assert time.monotonic() < deadline, f"table {table.pk} never reached version {version}"
-        time.sleep(0.05)
+    wait_until(
+        lambda: Table.objects.get(pk=table.pk).version >= version,
+        timeout=seconds,
+        message=f"table {table.pk} reaches version {version}",
+    )
 
 
 def timeout_moves(deal: Deal) -> list[Move]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -71,6 +72,13 @@ def wait_for_text(log: Path, text: str, process: subprocess.Popen, seconds: floa
             raise RuntimeError(f"process exited early:\n{log.read_text()[-3000:]}")
         time.sleep(0.1)
     raise RuntimeError(f"{text!r} never appeared:\n{log.read_text()[-3000:]}")
+
+
+def tasks_done(log: Path, work_name: str) -> int:
+    """How many runs of the task ``work_name`` (registry.Work.name) a worker's log shows ended:
+    Celery logs "Task <name>[<id>] succeeded in ..." at INFO (or "raised" on an error)."""
+    ended = re.compile(re.escape(work_name) + r"\[[^\]]+\] (succeeded|raised)")
+    return len(ended.findall(log.read_text(errors="replace")))
 
 
 def stop(process: subprocess.Popen, sig: int = signal.SIGTERM, seconds: float = 10) -> int:

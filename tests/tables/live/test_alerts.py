@@ -312,6 +312,7 @@ def test_watching_means_this_table_visible_until_a_later_moment(alice, bob):
     assert not presence.is_watching(player, table.pk)  # hidden from now on
 
 
+@pytest.mark.slow  # a whole Hollywood match, some 6 s
 def test_the_match_over_alert_of_a_hollywood_match_gives_the_three_games_sum(alice, bob):
     """Not the last game's totals: the match's score, as the score sheet's final line has it."""
     token, players = started(alice, bob, ruleset="classic", hollywood=True)
@@ -329,6 +330,7 @@ def test_the_match_over_alert_of_a_hollywood_match_gives_the_three_games_sum(ali
     )
 
 
+@pytest.mark.slow  # a whole match, some 5 s
 def test_the_match_over_alert_of_a_plain_match_gives_its_totals(alice, bob):
     token, players = started(alice, bob, ruleset="classic")
     final = play_match(token, players)

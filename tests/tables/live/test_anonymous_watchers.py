@@ -13,6 +13,7 @@ from django.test import Client
 from tables.alerts import presence, watchers
 from tables.live import sockets
 from tables.play.models import Table
+from tests.polling import wait_until
 from tests.tables.helpers import started
 
 from .helpers import connect, receive_type, run, sync
@@ -52,10 +53,10 @@ def test_slots_are_claimed_reused_released_and_lapse(monkeypatch):
 
     monkeypatch.setattr(watchers, "LEASE_SECONDS", 1)
     watchers.renew([second, third])  # now on one-second leases
-    time.sleep(0.6)
+    time.sleep(0.6)  # what is tested: time passing, so that the next renewal outlives the first
     watchers.renew([third])  # only this one's socket still beats
-    time.sleep(0.6)
-    assert watchers.count(7) == 1  # the other lapsed, as if its server had died
+    # the other lapses 1 s after its renewal (as if its server had died), this one 0.6 s later
+    wait_until(lambda: watchers.count(7) == 1, timeout=3, interval=0.02, message="the unrenewed lease lapsed")
     watchers.release(second)  # a lapsed lease's late close frees nothing of another's
     assert watchers.count(7) == 1
 
@@ -85,7 +86,7 @@ def test_a_logged_out_visitor_is_counted_while_its_socket_is_open(alice, bob, mo
         snapshot = await receive_type(visitor, "snapshot")
         assert snapshot["state"]["you"]["seat"] is None
         await _spectators_until(player, 1)
-        await asyncio.sleep(1.5)  # longer than a lease: the heartbeat renews it
+        await asyncio.sleep(1.5)  # what is tested: longer than a lease, which the heartbeat renews
         assert await sync(watchers.count, table_id) == 1
         await visitor.disconnect()
         await _spectators_until(player, 0)

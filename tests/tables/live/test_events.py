@@ -51,6 +51,7 @@ def test_a_move_publishes_each_seated_players_own_state(
     assert not mover_hand & cards_in(message["states"][_player_id(other)]["json"])
 
 
+@pytest.mark.slow  # a whole deal, 1 to 2 s
 def test_a_new_deal_publishes_each_seated_players_own_state(
     alice, bob, published, django_capture_on_commit_callbacks
 ):

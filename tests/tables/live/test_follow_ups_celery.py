@@ -3,14 +3,13 @@ worker through the batched hand-off (scheduling.FollowUps) and is carried out th
 
 from __future__ import annotations
 
-import time
-
 import pytest
 import redis
 from django.conf import settings
 
 from tables.alerts.notify import turn_occasion
 from tables.play.models import Table
+from tests.polling import wait_until
 from tests.tables.helpers import started, to_play
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -35,9 +34,5 @@ def test_a_passed_turn_alerts_the_next_player_through_a_batched_task(alice, bob,
     waiting = table.seats[deal.to_play]
     key = f":1:alert:{waiting.pk}:{table.pk}:your_move:{turn_occasion(deal)}:site"
     cache = redis.Redis.from_url(broker)  # the worker's cache is the tests' broker database
-    for _ in range(100):
-        if cache.exists(key):
-            break
-        time.sleep(0.1)
-    assert cache.exists(key), "the worker never sent the on-site 'your move' alert"
+    wait_until(lambda: cache.exists(key), timeout=10, message="the worker sent the on-site 'your move' alert")
     assert "tables.play.tasks.tables_changed" in worker.log_path.read_text()

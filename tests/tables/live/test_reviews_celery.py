@@ -14,6 +14,7 @@ from django.db import connection
 from tables.background import registry, scheduling
 from tables.play.models import Deal, Match, Table
 from tables.reviews.models import DealReview
+from tests.polling import wait_until
 from tests.tables.helpers import ApiClient, choose_action, make_account_client, open_table, play_deal, started
 
 from . import servers
@@ -64,15 +65,6 @@ def flood(askers: list[ApiClient], match_ids: list[int]) -> list[int]:
     return [asker.post(path).status_code for asker in askers for path in paths]
 
 
-def wait_until(condition, seconds: float, what: str) -> float:
-    start = deadline = time.monotonic()
-    deadline += seconds
-    while not condition():
-        assert time.monotonic() < deadline, f"{what} within {seconds} s"
-        time.sleep(0.05)
-    return time.monotonic() - start
-
-
 def robot_reply_seconds(human: ApiClient, token: str) -> float:
     """Play the human's turn until it passes to the robot; the seconds until it is theirs again."""
     turn = 0
@@ -89,7 +81,9 @@ def robot_reply_seconds(human: ApiClient, token: str) -> float:
         deal = Deal.objects.get(pk=Table.objects.get(invite_token=token).current_deal_id)
         return deal.status != Deal.Status.PLAYING or deal.to_play == seat
 
-    return wait_until(human_to_play, 60, "the robot answered")
+    start = time.monotonic()
+    wait_until(human_to_play, timeout=60, message="the robot answered")
+    return time.monotonic() - start
 
 
 def test_a_flood_of_reviews_leaves_robots_and_clocks_on_time(production_workers):
@@ -107,12 +101,14 @@ def test_a_flood_of_reviews_leaves_robots_and_clocks_on_time(production_workers)
     askers = [make_account_client(f"guest{n}@example.com") for n in range(3)]
     statuses = flood(askers, match_ids)
     assert set(statuses) <= {202, 429} and statuses.count(202) >= 2
-    wait_until(lambda: DealReview.objects.filter(status="running").exists(), 30, "a worker took a review")
+    wait_until(
+        lambda: DealReview.objects.filter(status="running").exists(), 30, message="a worker took a review"
+    )
 
     table, deal, deadline = turn_due_in(clock_token, 3)
     assert scheduling.schedule_deadline(deal.pk, table.version, deadline)
     reply = robot_reply_seconds(alice, robot_table)
-    wait_until(lambda: timeout_moves(deal), 30, "the turn timed out")
+    wait_until(lambda: timeout_moves(deal), 30, message="the turn timed out")
     lateness = (timeout_moves(deal)[0].created_at - deadline).total_seconds()
     running = DealReview.objects.filter(status__in=("pending", "running")).count()
     print(
@@ -121,7 +117,7 @@ def test_a_flood_of_reviews_leaves_robots_and_clocks_on_time(production_workers)
     assert reply < ROBOT_REPLY_SECONDS, f"the robot answered in {reply:.1f} s (alone: {usual:.1f} s)"
     assert 0 <= lateness < TIMEOUT_LATENESS_SECONDS, f"the turn timed out {lateness:.2f} s late"
     assert running, "the reviews were still being computed: the flood was on all along"
-    wait_until(lambda: DealReview.objects.filter(status="done").exists(), 90, "a review was computed")
+    wait_until(lambda: DealReview.objects.filter(status="done").exists(), 90, message="a review was computed")
     received = f"{registry.REVIEW_DEAL.name}["  # "Task <name>[<id>] received" (the banner lists names)
     assert received in reviewer.log_path.read_text()
     assert received not in main.log_path.read_text()

@@ -11,8 +11,9 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from tables.background import scheduling
+from tables.background import registry, scheduling
 from tables.play.models import Move, Table
+from tests.polling import wait_until
 from tests.tables.helpers import started
 
 from . import servers
@@ -42,14 +43,21 @@ def test_a_worker_killed_before_the_eta_leaves_it_to_the_sweeper(alice, bob, wor
         servers.wait_for_text(first_log, "tables.play.tasks.expire_turn[", first)  # it holds the ETA task
     finally:
         servers.stop(first, signal.SIGKILL)
+    # what is tested: the deadline passes with no worker alive, so a wait for the clock
     time.sleep(max(0.0, (deadline - timezone.now()).total_seconds()) + 0.5)
     assert Table.objects.get(pk=table.pk).version == table.version, (
         f"the worker is dead, yet the table moved: {moves_since(deal, table.version)}"
     )
-    second = servers.celery_worker(worker_env, tmp_path / "second.log", beat=True)
+    second_log = tmp_path / "second.log"
+    second = servers.celery_worker(worker_env, second_log, beat=True)
     try:
         wait_for_version(table, table.version + 1, seconds=20)
-        time.sleep(settings.SWEEP_SECONDS + 1)  # another sweep or two find nothing to do
+        sweeps = servers.tasks_done(second_log, registry.SWEEP_OVERDUE.name)
+        wait_until(  # another sweep or two find nothing to do
+            lambda: servers.tasks_done(second_log, registry.SWEEP_OVERDUE.name) >= sweeps + 2,
+            timeout=3 * settings.SWEEP_SECONDS + 10,
+            message="two more sweeps ran",
+        )
     finally:
         servers.stop(second)
     assert Table.objects.get(pk=table.pk).version == table.version + 1

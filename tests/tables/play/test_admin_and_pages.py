@@ -46,7 +46,10 @@ def finished(alice, bob):
     return finish_a_match(alice, bob)
 
 
-@pytest.mark.parametrize("deck", ["shuffled", "knock at once"])
+@pytest.mark.parametrize(
+    "deck",
+    [pytest.param("shuffled", marks=pytest.mark.slow), "knock at once"],  # a whole deal: 1 to 3 s
+)
 def test_staff_replay_page_steps_through_a_finished_deal(alice, bob, monkeypatch, deck):
     """Any deal, however short. The shuffled deck can deal the first player a hand that takes
     the upcard and knocks at once: 54 of 15,000 simulated playgridia deals with the helpers'
@@ -80,6 +83,7 @@ def test_replay_is_staff_only(finished, alice):
     assert alice.client.get(reverse("replay", args=[deal.pk])).status_code == 302  # to the admin login
 
 
+@pytest.mark.slow  # a whole match first, 2 to 3 s
 def test_admin_lists_filters_and_exports(finished):
     _, _, deal = finished
     staff = make_account_client("root@example.com", staff=True)

@@ -118,6 +118,7 @@ def same_through(schema: type, data: dict[str, Any]) -> None:
     assert schema.model_validate(data).model_dump() == data
 
 
+@pytest.mark.slow  # some 5 s of random deals
 def test_the_engine_dicts_pass_their_schemas_unchanged():
     """Views of random deals for both seats and a spectator at every step (showdowns and dead
     deals included), with the coach and the dead hands, and the match records they make."""

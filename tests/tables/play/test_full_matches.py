@@ -45,7 +45,13 @@ def _check_final_scores(match: dict, ruleset) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("ruleset", "target"),
-    [("playgridia", None), ("playgridia", 100), ("classic", None), ("reino", None)],
+    [
+        # whole matches of random deals: 1 to 5 s for playgridia's one deal, 2 to 20 s to 100
+        pytest.param("playgridia", None, marks=pytest.mark.slow),
+        pytest.param("playgridia", 100, marks=pytest.mark.slow),
+        pytest.param("classic", None, marks=pytest.mark.slow),
+        pytest.param("reino", None, marks=pytest.mark.slow),
+    ],
     ids=["playgridia-single", "playgridia-100", "classic-100", "reino-100"],
 )
 def test_full_match_between_two_accounts(alice, bob, ruleset, target):

@@ -38,6 +38,7 @@ def play_through(alice: ApiClient, bob: ApiClient, **options) -> tuple[dict, Mat
     return final, match
 
 
+@pytest.mark.slow  # whole Hollywood matches, 3 to 13 s each
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("ruleset", "target"),
@@ -63,6 +64,7 @@ def test_a_hollywood_match_runs_clean_and_replays(alice, bob, ruleset, target):
         assert_oklahoma_deals(match)
 
 
+@pytest.mark.slow  # a whole match, some 4 s
 @pytest.mark.django_db
 def test_an_oklahoma_match_runs_clean_and_replays(alice, bob):
     final, match = play_through(alice, bob, ruleset="oklahoma")

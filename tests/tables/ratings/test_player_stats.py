@@ -31,6 +31,7 @@ def _played_with_timeouts() -> str:
     return token
 
 
+@pytest.mark.slow  # whole matches, 1 to 2 s
 def test_deal_figures_agree_with_the_move_log():
     _played_with_timeouts()
     deal = Deal.objects.get()
@@ -54,6 +55,7 @@ def test_the_migration_backfills_the_same_figures():
     assert Deal.objects.values(*FIGURES).get() == kept
 
 
+@pytest.mark.slow  # whole matches, 1 to 3 s
 def test_statistics_sum_the_players_deals():
     _played_with_timeouts()
     deal = Deal.objects.get()

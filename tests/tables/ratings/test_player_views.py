@@ -32,6 +32,7 @@ def client(client, settings):
     return client
 
 
+@pytest.mark.slow  # whole matches, 1 to 2 s
 def test_a_rated_match_shows_on_both_players_pages_and_the_leaderboard(client):
     token, players = rated_game()
     mover, body = to_last_move(token, players)
@@ -88,6 +89,7 @@ def ten_thousand_matches():
     unseed()  # the seeded deals have no move log to replay
 
 
+@pytest.mark.slow  # seeds many players and matches, 5 to 10 s
 def test_the_pages_cost_a_bounded_number_of_queries(
     client, ten_thousand_matches, django_assert_max_num_queries
 ):

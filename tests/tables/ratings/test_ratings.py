@@ -43,6 +43,7 @@ def test_a_rated_table_seats_accounts_only(alice, bob):
     assert joined["seats"][0]["player_url"] == f"/players/{Table.objects.get().owner_id}/"
 
 
+@pytest.mark.slow  # a whole match, 1 to 2 s
 def test_a_match_played_to_the_end_rates_both_once_even_when_its_last_move_is_retried():
     token, players = rated_game()
     mover, body = to_last_move(token, players)
@@ -101,6 +102,7 @@ def test_a_side_that_only_timed_out_never_moved():
     assert not RatingChange.objects.exists()
 
 
+@pytest.mark.slow  # whole matches, some 4 s
 def test_an_unrated_table_moves_no_rating(alice, bob):
     token, players = started(alice, bob)
     mover, body = to_last_move(token, players)
@@ -109,6 +111,7 @@ def test_an_unrated_table_moves_no_rating(alice, bob):
     assert not RatingChange.objects.exists()
 
 
+@pytest.mark.slow  # whole matches at three paces, some 3 s
 def test_each_pace_has_its_own_rating():
     token, players = rated_game()
     Table.objects.update(turn_seconds=600)  # a live clock
@@ -118,6 +121,7 @@ def test_each_pace_has_its_own_rating():
     assert set(RatingChange.objects.values_list("pace", flat=True)) == {"live"}
 
 
+@pytest.mark.slow  # whole matches, 2 to 3 s
 def test_a_deviation_grows_for_the_days_away_before_the_match_moves_it():
     token, players = rated_game()
     alice = Table.objects.get(invite_token=token).seat0

@@ -63,6 +63,7 @@ def assert_refused(response, status: int, error: str, retry_after: int | None = 
         assert response["Retry-After"] == str(retry_after)
 
 
+@pytest.mark.slow  # a whole deal reviewed, 2 to 3 s
 def test_a_guest_asks_only_at_their_own_table(handed):
     alice, gus = make_account_client("alice@example.com"), ApiClient(name="Gus")
     match_id = finished_public_match(alice, gus)  # gus, a guest, played it
@@ -77,6 +78,7 @@ def test_a_guest_asks_only_at_their_own_table(handed):
     assert DealReview.objects.filter(for_players=True).count() == 2 and len(handed) == 2
 
 
+@pytest.mark.slow  # many reviews asked, some 3 s
 def test_the_asker_and_address_limits_answer_429_with_retry_after_and_change_nothing(handed, monkeypatch):
     monkeypatch.setattr(reviews, "ASKER_LIMIT", reviews.Limit(in_flight=2, per_day=3))
     monkeypatch.setattr(reviews, "ADDRESS_LIMIT", reviews.Limit(in_flight=2, per_day=100))
@@ -98,6 +100,7 @@ def test_the_asker_and_address_limits_answer_429_with_retry_after_and_change_not
     dave.ok("post", path_of(second), status=202)
 
 
+@pytest.mark.slow  # many reviews computed, 2 to 4 s
 def test_the_backlog_has_a_cap_and_the_players_own_requests_a_backlog_of_their_own(handed, monkeypatch):
     monkeypatch.setattr(reviews, "BACKLOG_LIMIT", 2)
     alice, bob = make_account_client("alice@example.com"), make_account_client("bob@example.com")
@@ -111,6 +114,7 @@ def test_the_backlog_has_a_cap_and_the_players_own_requests_a_backlog_of_their_o
     assert [review["status"] for review in answer["reviews"]] == ["pending", "pending"]
 
 
+@pytest.mark.slow  # reviews computed, 2 to 3 s
 def test_the_players_own_requests_are_computed_first(handed):
     alice, bob = make_account_client("alice@example.com"), make_account_client("bob@example.com")
     first, second = finished_public_match(alice, bob), finished_public_match(bob, alice)

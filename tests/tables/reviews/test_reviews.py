@@ -76,6 +76,7 @@ def test_a_running_deal_is_never_reviewed(alice, bob):
     assert not DealReview.objects.exists()
 
 
+@pytest.mark.slow  # deals reviewed, 1 to 2 s
 def test_while_the_match_goes_on_a_player_gets_only_their_own_decisions(alice, bob, runs):
     token, _ = finished_first_deal(alice, bob, target=100)
     assert alice.state(token)["status"] == "between_deals"
@@ -99,6 +100,7 @@ def test_while_the_match_goes_on_a_player_gets_only_their_own_decisions(alice, b
     assert cards_in(body) and not cards_in(body) & secret_cards(deal, seat)
 
 
+@pytest.mark.slow  # a whole match reviewed, some 4 s
 def test_once_the_match_is_over_both_seats_are_reviewed_and_a_public_table_shows_anyone(alice, bob, runs):
     token, _ = finished_first_deal(alice, bob, target=100, visibility="public")
     resign(alice, token)
@@ -114,6 +116,7 @@ def archive_review_path(deal: int = 1) -> str:
     return f"/matches/{Match.objects.get().pk}/deals/{deal}/review"
 
 
+@pytest.mark.slow  # a whole match reviewed, some 5 s
 def test_an_anonymous_visitor_reads_a_public_finished_matchs_review_but_may_not_ask_for_one(alice, bob, runs):
     token, _ = finished_first_deal(alice, bob, target=100, visibility="public")
     resign(alice, token)
@@ -128,6 +131,7 @@ def test_an_anonymous_visitor_reads_a_public_finished_matchs_review_but_may_not_
     assert anonymous.ok("get", archive_review_path()) == anonymous.ok("get", review_path(token)) == answer
 
 
+@pytest.mark.slow  # a whole match reviewed, some 4 s
 def test_the_archive_address_keeps_the_archives_and_the_reviews_rules(alice, bob, runs):
     token, _ = finished_first_deal(alice, bob, target=100)
     path = archive_review_path()
@@ -145,6 +149,7 @@ def test_the_archive_address_keeps_the_archives_and_the_reviews_rules(alice, bob
     assert alice.ok("get", review_path(token)) == answer
 
 
+@pytest.mark.slow  # deals reviewed, 1 to 2 s
 def test_staff_may_not_read_the_opponents_decisions_of_a_running_match_through_the_archive(alice, bob):
     finished_first_deal(alice, bob, target=100)
     staff = make_account_client("staff@example.com", staff=True)
@@ -152,6 +157,7 @@ def test_staff_may_not_read_the_opponents_decisions_of_a_running_match_through_t
     assert staff.post(archive_review_path()).status_code == 403
 
 
+@pytest.mark.slow  # a whole match reviewed, 1 to 4 s
 def test_an_invite_only_table_shows_its_reviews_to_its_players_only(alice, bob):
     token, _ = finished_first_deal(alice, bob, target=100)
     resign(bob, token)
@@ -174,6 +180,7 @@ def test_unknown_deals_are_404(alice, bob):
     assert alice.get(review_path("nope")).status_code == 404
 
 
+@pytest.mark.slow  # a whole deal reviewed twice over, some 3 s
 def test_asked_twice_it_is_computed_once(alice, bob, runs):
     token, _ = finished_first_deal(alice, bob, target=100)
     first = alice.ok("post", review_path(token), status=202)
@@ -214,6 +221,7 @@ def test_progress_is_stored_while_the_review_is_computed(alice, bob):
     assert (done["status"], done["done"], done["total"]) == ("done", total, total)
 
 
+@pytest.mark.slow  # a whole deal reviewed, 1 to 2 s
 def test_a_failed_review_is_handed_again_when_asked_again(alice, bob, monkeypatch):
     token, _ = finished_first_deal(alice, bob, target=100)
     player = Table.objects.get(invite_token=token).seat0

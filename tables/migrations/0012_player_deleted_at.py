@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0010_api_token_scopes'),
+        ('tables', '0011_social'),
     ]
 
     operations = [

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0011_player_deleted_at'),
+        ('tables', '0012_player_deleted_at'),
     ]
 
     operations = [

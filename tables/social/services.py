@@ -1,0 +1,192 @@
+"""The social room's writers: follow and unfollow, block and unblock, hide one's presence,
+report a player (or a chat message) to staff and close a report.
+
+Each refuses with a clear error (tables.core.errors): following or blocking oneself, twice, a
+player who is not an account, past the limits. A block ends what the two had going between
+them that is not a match: follows both ways and open challenges; a running match is finished.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from tables.accounts.models import Player
+from tables.alerts.models import TablePresence
+from tables.challenges.models import Challenge
+from tables.core.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited, TooLarge
+from tables.play.models import ChatMessage
+from tables.social import selectors
+from tables.social.models import Block, Follow, Report, SocialSettings
+
+MAX_FOLLOWED = 500  # accounts one account may follow (Lichess's limit is of the same order)
+MAX_BLOCKED = 1000  # accounts one account may block
+
+
+def follow(follower: Player, followed: Player) -> Follow:
+    _require_account(follower, gettext("Sign up to follow players."))
+    _require_other(follower, followed, gettext("You cannot follow yourself."))
+    with transaction.atomic():
+        # The follower's row serializes their follows, so two at once cannot pass the limit.
+        Player.objects.select_for_update().filter(pk=follower.pk).first()
+        if selectors.blocks(follower, followed):
+            raise Conflict(gettext("You block %(name)s: unblock them first.") % _named(followed))
+        if selectors.blocks(followed, follower):
+            raise Forbidden(gettext("You cannot follow %(name)s.") % _named(followed))
+        if selectors.follows(follower, followed):
+            raise Conflict(gettext("You already follow %(name)s.") % _named(followed))
+        if Follow.objects.filter(follower=follower).count() >= MAX_FOLLOWED:
+            raise Conflict(
+                gettext("You already follow %(count)d players: unfollow one first.") % {"count": MAX_FOLLOWED}
+            )
+        return Follow.objects.create(follower=follower, followed=followed)
+
+
+def unfollow(follower: Player, followed: Player) -> None:
+    deleted, _ = Follow.objects.filter(follower=follower, followed=followed).delete()
+    if not deleted:
+        raise NotFound(gettext("You do not follow %(name)s.") % _named(followed))
+
+
+def block(blocker: Player, blocked: Player) -> Block:
+    """``blocker`` blocks ``blocked``: follows between them end, and their open challenges to
+    each other close (declined or withdrawn, as the blocker's answer)."""
+    _require_account(blocker, gettext("Sign up to block players."))
+    _require_other(blocker, blocked, gettext("You cannot block yourself."))
+    now = timezone.now()
+    with transaction.atomic():
+        Player.objects.select_for_update().filter(pk=blocker.pk).first()
+        if selectors.blocks(blocker, blocked):
+            raise Conflict(gettext("You already block %(name)s.") % _named(blocked))
+        if Block.objects.filter(blocker=blocker).count() >= MAX_BLOCKED:
+            raise Conflict(
+                gettext("You already block %(count)d players: unblock one first.") % {"count": MAX_BLOCKED}
+            )
+        row = Block.objects.create(blocker=blocker, blocked=blocked)
+        Follow.objects.filter(
+            Q(follower=blocker, followed=blocked) | Q(follower=blocked, followed=blocker)
+        ).delete()
+        open_offers = Challenge.objects.filter(status=Challenge.Status.OPEN)
+        open_offers.filter(challenger=blocked, challenged=blocker).update(
+            status=Challenge.Status.DECLINED, answered_at=now
+        )
+        open_offers.filter(challenger=blocker, challenged=blocked).update(
+            status=Challenge.Status.WITHDRAWN, answered_at=now
+        )
+    return row
+
+
+def unblock(blocker: Player, blocked: Player) -> None:
+    deleted, _ = Block.objects.filter(blocker=blocker, blocked=blocked).delete()
+    if not deleted:
+        raise NotFound(gettext("You do not block %(name)s.") % _named(blocked))
+
+
+def hide_presence(player: Player, hidden: bool) -> None:
+    """Hide (or show again) the account's "online now" and "last seen" everywhere."""
+    _require_account(player, gettext("Sign up to choose what others see of you."))
+    SocialSettings.objects.update_or_create(player=player, defaults={"hide_presence": hidden})
+
+
+def _require_account(player: Player, message: str) -> None:
+    if player.user_id is None or player.is_bot:
+        raise Forbidden(message)
+
+
+def _require_other(player: Player, other: Player, message: str) -> None:
+    if other.user_id is None or other.is_bot:
+        raise NotFound(gettext("There is no such player."))
+    if other.pk == player.pk:
+        raise BadRequest(message, field="player")
+
+
+def _named(player: Player) -> dict[str, str]:
+    return {"name": player.display_name}
+
+
+MAX_OPEN_REPORTS_PER_DAY = 10  # reports one account may file in a day (a report is a staff's time)
+
+
+def report(
+    reporter: Player, reported: Player, reason: str, text: str = "", chat_message_id: int | None = None
+) -> Report:
+    """``reporter`` reports ``reported`` to staff, with a reason from the list and free text, or
+    one chat message of theirs at a table (one the reporter could read: else 404)."""
+    _require_account(reporter, gettext("Sign up to report players."))
+    _require_other(reporter, reported, gettext("You cannot report yourself."))
+    if reason not in Report.Reason.values:
+        raise BadRequest(gettext("Choose a reason from the list."), field="reason")
+    text = (text or "").strip()
+    if len(text) > Report.MAX_TEXT:
+        raise TooLarge(
+            gettext("A report has at most %(count)d characters.") % {"count": Report.MAX_TEXT}, field="text"
+        )
+    message = None if chat_message_id is None else readable_message(reporter, reported, chat_message_id)
+    now = timezone.now()
+    with transaction.atomic():
+        Player.objects.select_for_update().filter(pk=reporter.pk).first()
+        mine = Report.objects.filter(reporter=reporter)
+        if mine.filter(reported=reported, status=Report.Status.OPEN, chat_message=message).exists():
+            raise Conflict(gettext("You have already reported this: staff will look at it."))
+        if mine.filter(created_at__gt=now - dt.timedelta(days=1)).count() >= MAX_OPEN_REPORTS_PER_DAY:
+            raise RateLimited(
+                gettext("You have sent %(count)d reports today: try again tomorrow.")
+                % {"count": MAX_OPEN_REPORTS_PER_DAY},
+                extra={"retry_after": 86400},
+            )
+        return Report.objects.create(
+            reporter=reporter,
+            reported=reported,
+            reason=reason,
+            text=text,
+            chat_message=message,
+            table_id=message.table_id if message is not None else None,
+        )
+
+
+def readable_message(reporter: Player, author: Player, message_id: int) -> ChatMessage:
+    """The author's chat message, if the reporter was at its table and could read it (a seated
+    player reads the players' channel; a spectator, who has had the page open, both)."""
+    message = ChatMessage.objects.select_related("table").filter(pk=message_id, author=author).first()
+    if message is not None:
+        seat = message.table.seat_of(reporter)
+        if seat is not None:
+            readable = message.channel == ChatMessage.Channel.PLAYERS
+        else:
+            readable = TablePresence.objects.filter(player=reporter, table_id=message.table_id).exists()
+        if readable:
+            return message
+    raise NotFound(gettext("There is no such message."))
+
+
+MAX_MUTE_DAYS = 365
+
+
+def handle_report(report_row: Report, staff: Any, status: str, note: str, mute_days: int = 0) -> Report:
+    """Staff close a report (dismissed or handled), saying why; who and when are kept with it.
+    ``mute_days``: handled by muting the reported account's chat at every table that long."""
+    if status not in (Report.Status.DISMISSED, Report.Status.HANDLED):
+        raise BadRequest("A report is closed as dismissed or handled.", field="status")
+    if not note.strip():
+        raise BadRequest("Say what was done and why.", field="staff_note")
+    if mute_days and (status != Report.Status.HANDLED or not 0 < mute_days <= MAX_MUTE_DAYS):
+        raise BadRequest(f"A mute is 1 to {MAX_MUTE_DAYS} days, on a report handled.", field="mute_days")
+    now = timezone.now()
+    with transaction.atomic():
+        if mute_days:
+            until = now + dt.timedelta(days=mute_days)
+            SocialSettings.objects.update_or_create(
+                player_id=report_row.reported_id, defaults={"chat_muted_until": until}
+            )
+            report_row.muted_until = until
+        report_row.status = status
+        report_row.staff_note = note.strip()
+        report_row.handled_by = staff
+        report_row.handled_at = now
+        report_row.save(update_fields=["status", "staff_note", "handled_by", "handled_at", "muted_until"])
+    return report_row

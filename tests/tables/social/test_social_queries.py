@@ -1,0 +1,56 @@
+"""The following list (500 followed), the player page with head-to-head and the list of matches
+against one player cost a bounded number of queries with 10,000 finished matches between 1,000
+accounts (PostgreSQL in CI)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from tables.alerts.models import Activity
+from tables.social import selectors
+from tables.social.models import Follow
+from tests.tables.seed_players import seed, unseed
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ten_thousand_matches():
+    players = seed(players=1000, matches=10_000)
+    yield players
+    unseed()  # the seeded deals have no move log to replay
+
+
+def test_the_social_pages_cost_a_bounded_number_of_queries(ten_thousand_matches):
+    regular, *others = ten_thousand_matches  # the regular sits in 2,000 of the matches
+    Follow.objects.bulk_create(Follow(follower=regular, followed=other) for other in others[:500])
+    now = timezone.now()
+    Activity.objects.bulk_create(
+        Activity(player=other, last_seen=now - dt.timedelta(minutes=n))
+        for n, other in enumerate(others[:500])
+    )
+    browser = Client()
+    browser.force_login(regular.user)
+    opponent = max(others[:50], key=lambda other: selectors.head_to_head(regular, other).matches)
+    assert selectors.head_to_head(regular, opponent).matches >= 2
+    # The following list: the session, user and player, the follows, their presence. The player
+    # page: its own 12 at most (tests/tables/ratings), presence with follow and block, the record.
+    # The matches against them: the record and one page of matches.
+    budgets = {"/me/following/": 5, f"/players/{opponent.pk}/": 14, f"/players/{opponent.pk}/versus/": 6}
+    browser.get("/")  # the session's first request writes its activity row (once a minute)
+    for path, budget in budgets.items():
+        with CaptureQueriesContext(connection) as queries:
+            response = browser.get(path)
+        assert response.status_code == 200, path
+        assert len(queries) <= budget, (path, len(queries))
+    page = browser.get("/me/following/").content.decode()
+    assert page.count("/new/?opponent=") == 100  # a page; the most recently seen first
+    assert page.index(f"?opponent={others[0].pk}") < page.index(f"?opponent={others[1].pk}")
+    last = browser.get("/me/following/?page=5").content.decode()
+    assert last.count("/new/?opponent=") == 100 and f"?opponent={others[499].pk}" in last
