@@ -43,6 +43,7 @@ format: install
 test: lint
 	$(BIN)/python -m pytest $(RANDOM_ORDER) $(PYTEST_ARGS)
 
-# A developer's minute: no lint, no browser, no faults, no tests marked slow (README, "Tests and CI").
+# A developer's minute: no lint, no browser, no faults, no tests marked slow, one process per core
+# (pytest-xdist; README, "Tests and CI").
 test-fast: install
-	$(BIN)/python -m pytest -m "not browser and not faults and not slow" $(RANDOM_ORDER) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n auto -m "not browser and not faults and not slow" $(RANDOM_ORDER) $(PYTEST_ARGS)

@@ -65,7 +65,10 @@ def make_tokens(count: int, prefix: str) -> list[str]:
     django.setup()
     from django.contrib.auth import get_user_model
 
-    from tables.accounts.identity import issue_api_token
+    try:
+        from tables.accounts.identity import issue_api_token
+    except ModuleNotFoundError:  # a checkout before tables/ was split into rooms (bench/live_compare.py)
+        from tables.identity import issue_api_token  # type: ignore[import-not-found,no-redef]
 
     User = get_user_model()
     users = User.objects.bulk_create(
@@ -466,6 +469,7 @@ async def main(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
             await bounded([load.connect(table) for table in tables], limit=50)
             progress(f"{2 * len(tables)} sockets connected; load for {args.duration:.0f} s")
             elapsed = await load.run(tables, args.rate, args.duration)
+            progress(f"load done: {len(load.moves)} moves")  # bench/live_compare.py reads the CPU here
             results["load"] = report(load, tables, elapsed)
             if args.over_time:
                 results["over_time"] = over_time(load, args.over_time)

@@ -11,6 +11,16 @@ PostgreSQL or Redis is not counted and another busy process barely skews it):
 
     DATABASE_URL=postgres://... REDIS_URL=redis://... .venv/bin/python -m bench.move_cost --tables 20 --rounds 12
 
+Then the live path (--live-tables N, 0 to skip): the same moves sent as "move" messages on the
+mover's table socket through the project's whole ASGI application in this process (the
+consumer's receive and checks, the thread hop, the writer, the commit, the publish through the
+channel layer, every socket of the table building and sending its frame, the mover's answer)
+with both players and one spectator connected, and the follow-up: with a broker (REDIS_URL) the
+web process's batched hand-off (tables.background.scheduling.FollowUps) and the worker's task
+run here on each batch; without one, eager Celery runs the task inline. Its figure is the CPU of
+the whole process (every thread) over all the moves, divided by the moves, less the client's
+own decoding of the frames: what the daphnes and the worker of the live stack spend on a move.
+
 Without REDIS_URL the channel layer is in memory and Celery eager (make run's mode). The database
 must be a scratch one: the script migrates it and leaves its tables behind.
 """
@@ -83,6 +93,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=12, help="moves per table")
+    parser.add_argument("--profile", help="record the live path's moves with py-spy into this file")
+    parser.add_argument("--live-tables", type=int, default=20, help="tables played on the sockets (0: none)")
     options = parser.parse_args()
     call_command("migrate", verbosity=0)
     tables = [started_table() for _ in range(options.tables)]
@@ -91,14 +103,22 @@ def main() -> None:
     for _ in range(options.rounds):
         for table_id, players in tables:
             moves += one_move(table_id, players, costs)
-    print(f"{moves} moves at {options.tables} tables; CPU ms of this process")
-    for stage in STAGES:
+    if not moves:  # --tables 0: the live path alone
+        options.tables = 0
+    else:
+        print(f"{moves} moves at {options.tables} tables; CPU ms of this process")
+    for stage in STAGES if moves else ():
         values = costs[stage]
         print(
             f"{stage:>10}: n {len(values):4d}  median {statistics.median(values):6.2f}  mean {statistics.fmean(values):6.2f}"
         )
-    per_move = sum(sum(values) for values in costs.values()) / moves
-    print(f"per move, with two recipient sockets: {per_move + statistics.fmean(costs['socket']):.2f} ms")
+    if moves:
+        per_move = sum(sum(values) for values in costs.values()) / moves
+        print(f"per move, with two recipient sockets: {per_move + statistics.fmean(costs['socket']):.2f} ms")
+    if options.live_tables:
+        from bench import move_cost_live
+
+        move_cost_live.report(options.live_tables, options.rounds, options.profile)
 
 
 if __name__ == "__main__":

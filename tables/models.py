@@ -1,7 +1,7 @@
 """Every model of the tables app, for Django's registry: each lives in its subject's room
 (``tables/<room>/models.py``) and keeps the app label ``tables`` and its table name."""
 
-from tables.accounts.models import ApiToken, Player, Vacation
+from tables.accounts.models import ApiToken, DataExport, Player, Vacation
 from tables.challenges.models import Challenge
 from tables.play.models import ChatMessage, ChatMute, Deal, Match, Move, Pace, Table, new_invite_token
 from tables.ratings.models import Rating, RatingChange
@@ -14,6 +14,7 @@ __all__ = [
     "Challenge",
     "ChatMessage",
     "ChatMute",
+    "DataExport",
     "Deal",
     "DealReview",
     "Follow",

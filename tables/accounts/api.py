@@ -1,20 +1,29 @@
-"""The caller's account in the JSON API: profile, vacation, API tokens and login sessions (mounted by tables.api)."""
+"""The caller's account in the JSON API: profile, vacation, API tokens, login sessions, deleting
+the account and downloading its data (mounted by tables.api)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from allauth.account import app_settings as allauth_settings
+from allauth.account.internal.flows.login import get_authentication_records
+from allauth.core import ratelimit
+from django.contrib.auth import logout
 from django.contrib.auth.models import User
 from django.db.models import Q
 from django.http import HttpRequest
 from ninja import Router
 from ninja.responses import Status
 
-from tables.accounts import identity
+from tables.accounts import export_links, identity
 from tables.accounts import payloads as account_payloads
 from tables.accounts import services as account_services
 from tables.accounts.models import ApiToken
 from tables.accounts.schemas import (
+    DataExportOut,
+    DeleteAccountIn,
+    DeletedOut,
     EndedOut,
     NewTokenOut,
     ProfileIn,
@@ -25,7 +34,7 @@ from tables.accounts.schemas import (
     TokensOut,
     VacationIn,
 )
-from tables.core.errors import Forbidden, NotFound
+from tables.core.errors import BadRequest, Forbidden, NotFound, RateLimited, ReauthenticationRequired
 from tables.core.schemas import READ_ERRORS, TABLE_WRITE_ERRORS, WRITE_ERRORS, errors
 from tables.play.api_caller import (
     account_of,
@@ -157,3 +166,68 @@ def end_session(request: HttpRequest, session_id: int) -> dict[str, Any]:
     if not account_services.end_session(user, session_id, current):
         raise NotFound("There is no such session (your own ends by logging out).")
     return {"ended": 1}
+
+
+# -- deleting the account ------------------------------------------------------------------
+
+
+@router.delete(
+    "/me",
+    response={200: DeletedOut, **errors(400, 401, 403, 409, 429)},
+    summary="Delete the account for good (a logged-in browser; the password or a recent login)",
+    description=(
+        "Running matches are resigned; finished ones stay, the seat shown as 'deleted player'; "
+        "personal data is erased and every session logged out (docs/accounts.md). 403 "
+        "`reauthentication_required` without the right password or a login in the last 5 minutes."
+    ),
+    tags=["me"],
+)
+def delete_account(request: HttpRequest, payload: DeleteAccountIn) -> dict[str, Any]:
+    user, _ = _browser_account(request)
+    if not payload.confirm:
+        raise BadRequest("Send confirm: true to delete the account.", field="confirm")
+    if payload.password is not None:
+        if not ratelimit.consume(request, action="reauthenticate", user=user):
+            raise RateLimited("Too many attempts: wait a minute.")
+        if not user.check_password(payload.password):
+            raise ReauthenticationRequired("That is not the account's password.", field="password")
+    elif not _recently_authenticated(request, user):
+        raise ReauthenticationRequired(
+            "Send the account's password: the last login is more than 5 minutes old."
+        )
+    account_services.delete_account(user)
+    logout(request)
+    return {"deleted": True}
+
+
+def _recently_authenticated(request: HttpRequest, user: User) -> bool:
+    """A login or allauth reauthentication of this session within allauth's reauthentication
+    window (5 minutes)."""
+    records = get_authentication_records(request, user)
+    latest = max((float(record.get("at", 0)) for record in records), default=0.0)
+    return time.time() - latest < float(allauth_settings.REAUTHENTICATION_TIMEOUT)
+
+
+# -- download my data ----------------------------------------------------------------------
+
+
+@router.post(
+    "/me/export",
+    response={202: DataExportOut, **errors(400, 401, 403)},
+    summary="Ask for an archive of the account's data (built in the background)",
+    tags=["me"],
+)
+def request_data_export(request: HttpRequest) -> Status[dict[str, Any]]:
+    user, _ = _browser_account(request)
+    return Status(202, export_links.export_row(export_links.ask_for_export(identity.player_for_user(user))))
+
+
+@router.get(
+    "/me/export",
+    response={200: DataExportOut, **errors(400, 401, 403)},
+    summary="The account's data archive: being built, or its link (7 days)",
+    tags=["me"],
+)
+def data_export(request: HttpRequest) -> dict[str, Any]:
+    user, _ = _browser_account(request)
+    return export_links.export_row(account_services.latest_export(identity.player_for_user(user)))

@@ -1,4 +1,4 @@
-"""Players (accounts, guests and robots), their vacations and API tokens."""
+"""Players (accounts, guests and robots), their vacations, API tokens and data exports."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import datetime as dt
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 
 
 class Player(models.Model):
@@ -43,6 +44,9 @@ class Player(models.Model):
     vacation_started_at = models.DateTimeField(null=True, blank=True)
     vacation_until = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When its account was deleted (tables.accounts.services.deletion): the row stays, emptied,
+    # so its finished matches keep their seat for the opponents' archives and ratings.
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -53,11 +57,21 @@ class Player(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.display_name
+        return self.name
+
+    @property
+    def name(self) -> str:
+        """The name shown wherever the player appears: "deleted player" (translated) once its
+        account is deleted."""
+        return gettext("deleted player") if self.deleted_at is not None else self.display_name
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
 
     @property
     def is_guest(self) -> bool:
-        return not self.is_bot and self.user_id is None
+        return not self.is_bot and self.user_id is None and self.deleted_at is None
 
     def on_vacation(self, at: dt.datetime) -> bool:
         return (
@@ -112,3 +126,25 @@ class ApiToken(models.Model):
 
     def expired(self, at: dt.datetime) -> bool:
         return self.expires_at is not None and self.expires_at <= at
+
+
+class DataExport(models.Model):
+    """One "download my data" archive (tables.accounts.services.data_export): built in the
+    background, then offered by a signed link until ``expires_at`` (7 days)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Being built"
+        READY = "ready", "Ready"
+        FAILED = "failed", "Failed"
+
+    LIFETIME = dt.timedelta(days=7)
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="data_exports")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    content = models.TextField(blank=True)  # the archive's JSON, once ready
+    created_at = models.DateTimeField(auto_now_add=True)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"data export {self.pk} of {self.player_id} ({self.status})"

@@ -87,3 +87,23 @@ class SessionsOut(Schema):
 
 class EndedOut(Schema):
     ended: int = Field(description="how many sessions were ended")
+
+
+class DeleteAccountIn(Schema):
+    password: str | None = Field(
+        None,
+        description="the account's password; may be left out within 5 minutes of a login or reauthentication",
+    )
+    confirm: bool = Field(description="true: delete the account for good")
+
+
+class DeletedOut(Schema):
+    deleted: bool
+
+
+class DataExportOut(Schema):
+    status: str = Field(description='"pending" (being built), "ready" or "failed"; "none" before any')
+    created_at: str | None
+    ready_at: str | None
+    expires_at: str | None = Field(description="when the link stops working (7 days after it is ready)")
+    url: str | None = Field(description="the signed download link, once ready (a logged-in browser)")

@@ -1,4 +1,4 @@
-"""Celery tasks of accounts: vacations that end."""
+"""Celery tasks of accounts: vacations that end, data exports to build."""
 
 from __future__ import annotations
 
@@ -11,3 +11,9 @@ from tables.background.registry import registered
 def sweep_vacations() -> int:
     """End each vacation whose last day is over: its stopped clocks run again."""
     return account_services.sweep_vacations()
+
+
+@registered(registry.BUILD_DATA_EXPORT)
+def build_data_export(export_id: int) -> bool:
+    """Build a requested "download my data" archive (tables.accounts.services.data_export)."""
+    return account_services.build_export(export_id)

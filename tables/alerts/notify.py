@@ -136,7 +136,7 @@ def _is_human(table: Table, seat: int) -> bool:
 
 def _names(table: Table, seat: int) -> dict[str, Any]:
     opponent = table.seats[1 - seat]
-    return {"opponent": opponent.display_name if opponent else "?"}
+    return {"opponent": opponent.name if opponent else "?"}
 
 
 def _match_over(table: Table, match: Match, seat: int) -> Alert:
@@ -160,7 +160,7 @@ def _chat_alerts(table: Table) -> list[Alert]:
     )
     if message is None:
         return []
-    context = {"opponent": message.author.display_name, "text": message.text[:140]}
+    context = {"opponent": message.author.name, "text": message.text[:140]}
     return [
         Alert("chat", player, table, f"chat:{message.pk}", context)
         for player in humans(table)

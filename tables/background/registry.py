@@ -62,6 +62,8 @@ KICK_STALLED_BOTS = _work("play", "kick_stalled_bots", every=10.0)
 SWEEP_REMATCH_OFFERS = _work("play", "sweep_rematch_offers", every=15.0)
 # a clock stopped for a vacation restarts from the vacation's end, however late this runs
 SWEEP_VACATIONS = _work("accounts", "sweep_vacations", every=30.0)
+# "download my data": a few queries per finished match, once in a while per account
+BUILD_DATA_EXPORT = _work("accounts", "build_data_export", old_name=None)
 DELIVER_ALERT = _work("alerts", "deliver_alert")
 SEND_PUSH = _work("alerts", "send_push", queue=PUSH_QUEUE, pool="push")
 REMIND_SLOW_TURNS = _work("alerts", "remind_slow_turns", every=30.0)
@@ -82,6 +84,7 @@ WORK = (
     KICK_STALLED_BOTS,
     SWEEP_REMATCH_OFFERS,
     SWEEP_VACATIONS,
+    BUILD_DATA_EXPORT,
     DELIVER_ALERT,
     SEND_PUSH,
     REMIND_SLOW_TURNS,

@@ -134,7 +134,11 @@ class FollowUps:
 
 
 def _send_follow_ups(batch: Batch) -> None:
-    current_app.tasks[registry.TABLES_CHANGED.name].apply_async((batch,))
+    # argsrepr: Celery would otherwise write the whole batch into the message with its
+    # saferepr, element by element: the largest part of what the hand-off cost the web process
+    task = current_app.tasks[registry.TABLES_CHANGED.name]
+    reprs: dict[str, Any] = {"argsrepr": f"({len(batch)} table changes,)", "kwargsrepr": "{}"}
+    task.apply_async((batch,), **reprs)  # celery takes them; celery-types does not list them
 
 
 follow_ups = FollowUps(_send_follow_ups)

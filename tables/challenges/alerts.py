@@ -114,7 +114,7 @@ def _message(challenge: Challenge, text_kind: str, player: Player, other: Player
     title, body = render(
         text_kind,
         player.language,
-        opponent=other.display_name,
+        opponent=other.name,
         rules=f"{challenge.ruleset_name} · {turn_clock(challenge.turn_seconds, player.language)}",
         lapses=_local_time(challenge.expires_at, player.time_zone),
     )

@@ -42,6 +42,12 @@ class MissingScope(Forbidden):
     code = "missing_scope"
 
 
+class ReauthenticationRequired(Forbidden):
+    """A grave change (deleting the account) needs the password, or a login within minutes."""
+
+    code = "reauthentication_required"
+
+
 class NotFound(ServiceError):
     status = 404
     code = "not_found"

@@ -10,7 +10,6 @@ the HTTP API's do.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import time
 from typing import Any, TypeGuard
@@ -23,7 +22,7 @@ from tables.alerts import notify, presence, watchers
 from tables.core.errors import NotFound, ServiceError, StaleVersion
 from tables.core.text_input import text_problem
 from tables.live import events
-from tables.live.sockets import CLOSE_NOT_FOUND, CLOSE_UNAUTHORISED, LiveConsumer, db, recent_tables
+from tables.live.sockets import CLOSE_NOT_FOUND, CLOSE_UNAUTHORISED, LiveConsumer, ViewKey, db, recent_tables
 from tables.play import payloads, selectors, services, verbs
 from tables.play.models import ChatMessage, Table
 
@@ -107,6 +106,32 @@ class TableConsumer(LiveConsumer):
             recent_tables.keep(row)
         return payloads.table_state(row, self.player)
 
+    def _view_key(self, row: Table) -> ViewKey:
+        seat, owner = row.seat_of(self.player), self.player is not None and self.player.pk == row.owner_id
+        self.reader = (seat, owner)  # as of the newest row this socket saw (a guess for the next)
+        return (row.pk, row.version, seat, owner)
+
+    def _shared_view(self, version: int) -> tuple[ViewKey, dict[str, str]] | None:
+        """The encoded view at ``version`` (or newer) for this socket's seat and ownership, built
+        once per process and shared with every socket of the same (recent_tables)."""
+        state = self._state(version)
+        if state is None:
+            return None
+        encoded = events.encoded_state(state)
+        row = recent_tables.at(self.table_id, state["version"])
+        if row is None:  # another socket's read replaced it meanwhile: this view is not shared
+            return (self.table_id, state["version"], None, False), encoded
+        key = self._view_key(row)
+        recent_tables.keep_view(key, encoded)
+        return key, encoded
+
+    async def event_view(self, version: int) -> tuple[int, dict[str, str]] | None:
+        """This socket's encoded view for a group message announcing ``version`` (RecentTables.shared)."""
+        reader = getattr(self, "reader", None)
+        return await recent_tables.shared(
+            self.table_id, version, reader, self._view_key, lambda: db(self._shared_view)(version)
+        )
+
     async def send_state(
         self,
         kind: str | None,
@@ -119,6 +144,12 @@ class TableConsumer(LiveConsumer):
         """A snapshot on connect, when the client is behind or versions were skipped; else an event.
         ``encoded``: this player's state at ``version`` as the group message brought it
         (tables.live.events.encoded_state), sent as it is."""
+        if encoded is None and version is not None and not force:
+            shared = await self.event_view(version)
+            if shared is None:
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            version, encoded = shared
         if encoded is None:
             state = await db(self._state)(version)
             if state is None:
@@ -134,7 +165,7 @@ class TableConsumer(LiveConsumer):
             head = {"type": "event", "version": version, "kind": event_kind(kind, encoded["status"])}
             if published is not None:  # diagnostics for bench/load.py: when published, when sent
                 head["timing"] = {"published": published, "sent": time.time()}
-        await self.send(text_data=json.dumps(head)[:-1] + ', "state": ' + encoded["json"] + "}")
+        await self.send(text_data=events.encode_json(head)[:-1] + ',"state":' + encoded["json"] + "}")
         self.sent_version = version
 
     async def table_event(self, message: dict[str, Any]) -> None:

@@ -15,7 +15,7 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
 from channels.consumer import get_handler_name
@@ -61,15 +61,69 @@ def db(fn: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     return DatabaseSyncToAsync(fn, thread_sensitive=shared)
 
 
+# A recipient's view depends on the row and on who reads it only through its seat (None for a
+# spectator) and whether it is the owner (tables.play.payloads.table_state).
+ViewKey = tuple[int, int, int | None, bool]  # table, version, seat, is the owner
+Built = tuple[ViewKey, dict[str, str]] | None  # a view built, and its key
+
+
 class RecentTables:
-    """The newest row read for each table by this process's sockets. A version reaches every
-    socket of its table at once (both seats, spectators): one query then serves them all, and
-    each socket still builds its own recipient's view from the shared, read-only row."""
+    """The newest row read for each table by this process's sockets, and the views built from
+    it. A version reaches every socket of its table at once (both seats, spectators): one query
+    then serves them all, and one view (encoded once) serves every socket of the same seat and
+    ownership, e.g. all the spectators who are not the owner, without a thread hop of its own."""
 
     def __init__(self, size: int = 256):  # the sockets of one table read within moments
         self.size = size
         self.rows: OrderedDict[int, Table] = OrderedDict()
+        self.views: OrderedDict[ViewKey, dict[str, str]] = OrderedDict()
+        self.building: dict[tuple[int, int, Any], asyncio.Future[Built]] = {}  # on the loop only
         self.lock = threading.Lock()
+
+    def view(self, key: ViewKey) -> dict[str, str] | None:
+        with self.lock:
+            return self.views.get(key)
+
+    def keep_view(self, key: ViewKey, encoded: dict[str, str]) -> None:
+        with self.lock:
+            self.views[key] = encoded
+            while len(self.views) > 4 * self.size:
+                self.views.popitem(last=False)
+
+    async def shared(
+        self,
+        table_id: int,
+        version: int,
+        reader: Any,
+        key_of: Callable[[Table], ViewKey],
+        build: Callable[[], Awaitable[Built]],
+    ) -> tuple[int, dict[str, str]] | None:
+        """A socket's encoded view at ``version``: one this process built already; else the one
+        a socket of the same kind (``reader``: its seat and ownership as last seen) is building
+        right now, since a version reaches all the table's sockets at once, if it turns out to
+        be for the same seat and ownership (``key_of`` the row); else ``build()`` here (in the
+        database thread: it reads the row, builds the view and keeps it, returning it and its key)."""
+        row = self.at(table_id, version)
+        encoded = None if row is None else self.view(key_of(row))
+        if row is not None and encoded is not None:
+            return row.version, encoded
+        guess = (table_id, version, reader)
+        building = self.building.get(guess)
+        if building is not None:
+            built = await asyncio.shield(building)
+            row = None if built is None else self.at(table_id, built[0][1])
+            if built is not None and row is not None and key_of(row) == built[0]:
+                return built[0][1], built[1]
+            built = await build()
+        else:
+            self.building[guess] = building = asyncio.get_running_loop().create_future()
+            built = None
+            try:
+                built = await build()
+            finally:
+                self.building.pop(guess, None)
+                building.set_result(built)
+        return None if built is None else (built[0][1], built[1])
 
     def at(self, table_id: int, version: int) -> Table | None:
         with self.lock:
@@ -259,6 +313,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.send_error(400, "unknown_type", f"Unknown message type {kind!r}.")
             return
         await getattr(self, handler)(content)
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        """Frames sent with send_json (answers, presence, errors) in orjson, as the states are."""
+        return events.encode_json(content)
 
     async def send_error(self, status: int, code: str, detail: str, **extra: Any) -> None:
         await self.send_json({"type": "error", "status": status, "code": code, "detail": detail, **extra})

@@ -22,7 +22,7 @@ def player_summary(player: Player | None) -> dict[str, Any] | None:
     if player is None:
         return None
     return {
-        "name": player.display_name,
+        "name": player.name,
         "is_bot": player.is_bot,
         "bot_level": player.bot_level or None,
         "is_guest": player.is_guest,
@@ -109,8 +109,8 @@ def owner_name(table: Table) -> str | None:
         (player for player in table.seats if player is not None and player.pk == table.owner_id), None
     )
     if seated is not None:
-        return seated.display_name
-    return table.owner.display_name if table.owner_id else None
+        return seated.name
+    return table.owner.name if table.owner_id else None
 
 
 def match_state(match: Match) -> dict[str, Any]:
@@ -264,7 +264,7 @@ def chat_message(message: ChatMessage) -> dict[str, Any]:
     return {
         "id": message.id,
         "channel": message.channel,
-        "author": message.author.display_name,
+        "author": message.author.name,
         "author_url": player_url(message.author),
         "text": message.text,
         "created_at": message.created_at.isoformat(),
@@ -322,7 +322,7 @@ def lobby_row(table: Table) -> dict[str, Any]:
         "ruleset": table.ruleset_name,
         "target": table.ruleset.get("target"),
         "hollywood": bool(table.ruleset.get("hollywood")),
-        "owner": table.owner.display_name,
+        "owner": table.owner.name,
         "owner_url": player_url(table.owner),
         "rated": table.rated,
         "turn_seconds": table.turn_seconds,

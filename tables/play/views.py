@@ -257,7 +257,7 @@ def replay(request: HttpRequest, deal_id: int) -> HttpResponse:
 
 
 def _seat_names(table: Table) -> list[str]:
-    return [player.display_name if player else "—" for player in table.seats]
+    return [player.name if player else "—" for player in table.seats]
 
 
 def _replay_position(state: rules.Deal) -> dict[str, Any]:

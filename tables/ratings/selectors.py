@@ -161,7 +161,7 @@ def leaderboard(pace: str) -> QuerySet[Rating]:
         output_field=BooleanField(),
     )
     return (
-        Rating.objects.filter(pace=pace)
+        Rating.objects.filter(pace=pace, player__deleted_at__isnull=True)
         .annotate(established=established)
         .select_related("player")
         .order_by("-established", "-rating", "pk")

@@ -47,6 +47,8 @@ def page_forms(token: str) -> list[str]:
         "/me/tokens/1/revoke/",
         "/me/tokens/new/",
         "/me/sessions/",
+        "/me/export/",
+        "/me/delete/",
         "/i18n/setlang/",
     ]
     return [*fixed, *(f"/t/{token}/{verb}/" for verb in verbs)]

@@ -40,7 +40,7 @@ pytestmark = pytest.mark.django_db
 DOCUMENTED_ERRORS = {
     400: {"invalid_json", "invalid_input", "bad_request", "illegal_move"},
     401: {"not_authenticated"},
-    403: {"forbidden", "csrf_failed"},
+    403: {"forbidden", "csrf_failed", "reauthentication_required"},
     404: {"not_found"},
     409: {"conflict", "stale_version"},
     413: {"too_large"},

@@ -16,6 +16,7 @@ from tables.play.services.rematch import (
     expire_rematch_offer,
     offer_rematch,
     sweep_rematch_offers,
+    withdraw_rematch,
 )
 from tables.play.services.seats import (
     add_bot,
@@ -23,6 +24,7 @@ from tables.play.services.seats import (
     check_table_options,
     create_table,
     join_table,
+    leave_for_good,
     leave_seat,
 )
 
@@ -39,6 +41,7 @@ __all__ = [
     "expire_rematch_offer",
     "give_more_time",
     "join_table",
+    "leave_for_good",
     "leave_seat",
     "next_deal",
     "offer_rematch",
@@ -49,4 +52,5 @@ __all__ = [
     "start_match",
     "sweep_overdue",
     "sweep_rematch_offers",
+    "withdraw_rematch",
 ]

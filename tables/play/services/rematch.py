@@ -97,6 +97,16 @@ def expire_rematch_offer(table_id: int, expected_version: int) -> Outcome | None
         return Outcome(table, None)
 
 
+def withdraw_rematch(table_ref: TableRef) -> None:
+    """Withdraw any rematch offer, or refusal, standing at a table (its account was deleted)."""
+    with transaction.atomic():
+        table = lock_table(table_ref)
+        if table.rematch_offered_by is None and table.rematch_declined_by is None:
+            return
+        table.rematch_offered_by = table.rematch_declined_by = table.rematch_offered_at = None
+        _change_offer(table)
+
+
 def sweep_rematch_offers() -> int:
     """Withdraw every lapsed rematch offer once; returns how many were withdrawn."""
     outcomes = (expire_rematch_offer(table_id, version) for table_id, version in lapsed_rematch_offers())

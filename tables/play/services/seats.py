@@ -155,3 +155,21 @@ def _sit(table: Table, seat: int, player: Player | None) -> None:
     setattr(table, f"seat{seat}", player)
     bump(table, f"seat{seat}")
     announce(table, None, ChangeKind.SEAT)
+
+
+def leave_for_good(table_ref: TableRef, player: Player) -> bool:
+    """A deleted account leaves a table where no match has started: another's table frees its
+    seat; its own table, never played, is removed (nobody is left to start it). Its running
+    matches end by ``resign`` first, and ``rematch.withdraw_rematch`` clears standing offers.
+    Whether the table is still there."""
+    with transaction.atomic():
+        table = lock_table(table_ref)
+        if table.current_deal_id is not None or table.matches.exists():
+            return True
+        seat = table.seat_of(player)
+        if table.owner_id == player.pk:
+            table.delete()
+            return False
+        if seat is not None:
+            _sit(table, seat, None)
+        return True

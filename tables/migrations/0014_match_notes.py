@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0011_social'),
+        ('tables', '0013_data_export'),
     ]
 
     operations = [

@@ -1,0 +1,100 @@
+"""Deleting an account (docs/accounts.md, "Deleting the account").
+
+Its running matches end first by resignation through play's writers (ratings move, opponents
+are told), tables it opened and never played are removed, then in one transaction its personal
+data is erased: the login (allauth's user with its email addresses, second factors, sessions and
+API tokens), chat it wrote, mutes, push subscriptions, alert records, presence, vacations,
+challenges, ratings, data exports, the reviews it asked for (its name and address). The player row stays, emptied and marked deleted, because its finished
+matches keep their seat for the opponents' archives, replays and rating histories: everywhere a
+name is shown it reads "deleted player" (``Player.name``), and it has no page.
+"""
+
+from __future__ import annotations
+
+from allauth.usersessions.models import UserSession
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from tables.accounts.models import Player
+from tables.accounts.services.sessions import end_sessions
+from tables.alerts.models import (
+    Activity,
+    InboxItem,
+    PushSubscription,
+    SentAlert,
+    SentChallengeAlert,
+    TablePresence,
+)
+from tables.challenges.models import Challenge
+from tables.core.errors import Conflict
+from tables.play import services as play
+from tables.play.models import ChatMessage, ChatMute, Match, Table
+from tables.ratings.models import Rating
+from tables.reviews.models import DealReview
+from tables.social.models import Block, Follow, MatchNote, Report, SocialSettings
+
+# What the emptied player row holds: each personal field back to its default.
+EMPTIED: dict[str, object] = {
+    "display_name": "",
+    "guest_key": None,
+    "deck_design": Player.DeckDesign.CLASSIC,
+    "language": Player.Language.SPANISH,
+    "time_zone": "UTC",
+    "alert_prefs": {},
+    "vacation_started_at": None,
+    "vacation_until": None,
+}
+
+
+def delete_account(user: User) -> Player | None:
+    """Delete ``user``'s account as described above; its player (emptied), if it had one."""
+    if user.is_staff or user.is_superuser:
+        raise Conflict("A staff account is closed by another member of staff, not deleted from here.")
+    player = Player.objects.filter(user=user).first()
+    if player is not None:
+        _leave_tables(player)
+    end_sessions(list(UserSession.objects.filter(user=user)))
+    with transaction.atomic():
+        if player is not None:
+            _erase(player)
+        user.delete()  # its emails, second factors, session rows and API tokens go with it
+    return player
+
+
+def _leave_tables(player: Player) -> None:
+    seated = Table.objects.filter(Q(seat0=player) | Q(seat1=player) | Q(owner=player))
+    running = Match.objects.filter(
+        Q(table__seat0=player) | Q(table__seat1=player), status=Match.Status.PLAYING
+    )
+    for table_id in running.values_list("table_id", flat=True):
+        play.resign(table_id, player)
+    for table_id in seated.values_list("pk", flat=True):
+        if play.leave_for_good(table_id, player):
+            play.withdraw_rematch(table_id)
+
+
+def _erase(player: Player) -> None:
+    ChatMessage.objects.filter(author=player).delete()
+    ChatMute.objects.filter(Q(player=player) | Q(muted=player)).delete()
+    Challenge.objects.filter(Q(challenger=player) | Q(challenged=player)).delete()
+    PushSubscription.objects.filter(player=player).delete()
+    SentAlert.objects.filter(player=player).delete()
+    SentChallengeAlert.objects.filter(player=player).delete()
+    TablePresence.objects.filter(player=player).delete()
+    Activity.objects.filter(player=player).delete()
+    Rating.objects.filter(player=player).delete()
+    Follow.objects.filter(Q(follower=player) | Q(followed=player)).delete()
+    Block.objects.filter(Q(blocker=player) | Q(blocked=player)).delete()
+    SocialSettings.objects.filter(player=player).delete()
+    MatchNote.objects.filter(author=player).delete()
+    InboxItem.objects.filter(player=player).delete()
+    Report.objects.filter(reporter=player).delete()  # reports about it stay, for staff's record
+    DealReview.objects.filter(requested_by=player).update(requested_by=None, requested_from="")
+    player.data_exports.all().delete()
+    player.vacations.all().delete()
+    for field, value in EMPTIED.items():
+        setattr(player, field, value)
+    player.deleted_at = timezone.now()
+    player.save(update_fields=[*EMPTIED, "deleted_at"])
