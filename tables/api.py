@@ -11,6 +11,7 @@ from __future__ import annotations
 from ninja import NinjaAPI
 
 from tables.accounts.api import router as accounts_router
+from tables.alerts.api import inbox_router
 from tables.alerts.api import router as push_router
 from tables.api_errors import ErrorAnswers, TextParser
 from tables.archive.api import router as archive_router
@@ -35,6 +36,7 @@ api.add_router("", archive_router)  # /matches/..., /me/archive
 api.add_router("", play_router)  # /tables/..., /me/tables, /lobby
 api.add_router("", accounts_router)  # /me, /me/vacation, /tokens
 api.add_router("/me/push", push_router)
+api.add_router("/me/inbox", inbox_router)
 api.add_router("/tables", review_router)
 api.add_router("", archive_review_router)  # /matches/{id}/deals/{n}/review
 api.add_router("/", challenges_router)

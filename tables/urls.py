@@ -1,6 +1,7 @@
 from django.urls import path
 
 from tables.accounts import views as account_views
+from tables.alerts import views as alert_views
 from tables.archive import views as archive_views
 from tables.challenges import views as challenge_views
 from tables.core import app_shell
@@ -15,6 +16,7 @@ urlpatterns = [
     path("sw.js", app_shell.service_worker, name="service_worker"),
     path("new/", views.new_table, name="new_table"),
     path("t/<str:token>/", views.table_page, name="table"),
+    path("t/<str:token>/note/", social_views.table_note, name="table_note"),
     path("t/<str:token>/<str:verb>/", views.table_action, name="table_action"),
     path("me/tables/", views.my_tables, name="my_tables"),
     path("me/profile/", views.profile, name="profile"),
@@ -42,6 +44,8 @@ urlpatterns = [
     path("players/<int:player_id>/report/", social_views.report_page, name="report_player"),
     path("players/<int:player_id>/<str:action>/", social_views.player_action, name="player_action"),
     path("me/following/", social_views.following_page, name="following"),
+    path("me/inbox/", alert_views.inbox_page, name="inbox"),
+    path("me/inbox/<int:line_id>/", alert_views.inbox_open, name="inbox_open"),
     path("me/presence/", social_views.presence_setting, name="presence_setting"),
     path("leaderboard/", player_views.leaderboard, name="leaderboard"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),

@@ -179,6 +179,7 @@ FOLLOWERS = {
     "watchers",
     "emails",
     "checks",
+    "inbox",
 }
 LIVE = {"tables.live.events"}
 BACKGROUND = {"tables.background.scheduling", "tables.background.embedded"}

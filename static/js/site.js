@@ -1,4 +1,5 @@
-// Every page: language switch, copy buttons, toasts, and the pending-moves badge and title.
+// Every page: language switch, copy buttons, toasts, the pending-moves badge and title, and the
+// inbox bell's unread count.
 import { api, socketsOffered, socketUrl } from "./api.js";
 import { _, fmt } from "./i18n.js";
 
@@ -41,8 +42,25 @@ export function pending() {
   return pendingCount;
 }
 
+export function setInboxCount(count) {
+  const badge = document.getElementById("inbox-badge");
+  if (!badge) return;
+  badge.hidden = count === 0;
+  badge.textContent = String(count);
+  badge.setAttribute("aria-label", fmt(_("%(count)s unread in the inbox"), { count }));
+}
+
+// The bell asks on load, on every site alert (its line is written first) and on the user
+// socket's "inbox" message (lines read on some device).
+async function refreshInbox() {
+  if (!document.getElementById("inbox-badge")) return;
+  const answer = await api.get("/me/inbox");
+  if (answer.ok) setInboxCount(answer.data.unread);
+}
+
 async function refreshPending() {
   if (document.body.dataset.player !== "1") return; // a visitor with no name has no tables
+  refreshInbox();
   const answer = await api.get("/me/tables");
   if (answer.ok) setPendingCount(answer.data.tables.filter((row) => row.your_move).length);
 }
@@ -65,8 +83,10 @@ function watchPending() {
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "pending") setPendingCount(message.count);
-      else if (message.type === "alert" && message.kind === "challenge") {
-        toast(`${message.title}. ${message.body}`, "info", 12, message.tag);
+      else if (message.type === "inbox") refreshInbox(); // lines read on some device
+      else if (message.type === "alert") {
+        refreshInbox(); // the alert's inbox line was written before it was sent
+        if (message.kind === "challenge") toast(`${message.title}. ${message.body}`, "info", 12, message.tag);
       }
     });
     socket.addEventListener("close", () => {

@@ -13,6 +13,7 @@ import { drawChat, wireChat } from "./table-chat.js";
 import { render, tickClock } from "./table-draw.js";
 import { discard, onCardClick, onJoin, onKnock, onPile, onResign, onStock, reorder } from "./table-play.js";
 import { showRecap } from "./table-recap.js";
+import "./table-notes.js";
 import "./table-time.js";
 import { $, app, awaitsMe, handGroups, isLegal, mySeat, store, ui, view } from "./table-state.js";
 

@@ -88,3 +88,27 @@ class SentChallengeAlert(models.Model):
                 fields=["player", "challenge", "event", "channel"], name="one_alert_per_challenge_event"
             )
         ]
+
+
+class InboxItem(models.Model):
+    """What an alert leaves behind: one line of a player's inbox (tables.alerts.inbox), written
+    where the alert is decided, off the writer's path. ``(player, kind, occasion)`` is unique, so
+    a task that runs again or an event alerted twice keeps one line. Kept INBOX_DAYS days."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=24)
+    occasion = models.CharField(max_length=80)
+    title = models.CharField(max_length=200)
+    body = models.CharField(max_length=500, blank=True)
+    path = models.CharField(max_length=300)  # the page it is about, on this site
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "kind", "occasion"], name="one_inbox_item_per_occasion")
+        ]
+        indexes = [
+            models.Index(fields=["player", "-created_at"], name="inbox_newest"),
+            models.Index(fields=["player", "read_at"], name="inbox_unread"),
+        ]

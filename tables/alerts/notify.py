@@ -22,7 +22,7 @@ from django.utils import timezone
 from redis.exceptions import RedisError
 
 from tables.accounts.models import Player
-from tables.alerts import emails, prefs, presence, push
+from tables.alerts import emails, inbox, prefs, presence, push
 from tables.alerts.models import Activity, SentAlert, TablePresence
 from tables.alerts.texts import digest_subject, duration, language, match_result, render
 from tables.background import scheduling
@@ -201,6 +201,9 @@ def claim(alert: Alert, channel: str) -> bool:
 def deliver(alert: Alert, *, now: dt.datetime | None = None, deferred: bool = False) -> set[str]:
     """Send ``alert`` on the channels its player chose and the rules allow; returns them."""
     now = now or timezone.now()
+    if alert.kind in inbox.KINDS:  # before the site alert, so that a page it reaches finds the line
+        path = reverse("table", args=[alert.table.invite_token])
+        inbox.keep(alert.player, alert.kind, alert.occasion, *alert.texts(), path)
     chosen = prefs.of(alert.player)
     sent: set[str] = set()
     if chosen.wants(alert.kind, "site") and claim(alert, "site"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.alerts import notify, push
+from tables.alerts import inbox, notify, push
 from tables.background import registry
 from tables.background.registry import registered
 
@@ -17,6 +17,11 @@ def remind_slow_turns() -> int:
 @registered(registry.SEND_DIGESTS)
 def send_digests() -> int:
     return notify.send_digests()
+
+
+@registered(registry.PURGE_INBOX)
+def purge_inbox() -> int:
+    return inbox.purge()
 
 
 @registered(registry.DELIVER_ALERT)

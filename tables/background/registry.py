@@ -68,6 +68,8 @@ DELIVER_ALERT = _work("alerts", "deliver_alert")
 SEND_PUSH = _work("alerts", "send_push", queue=PUSH_QUEUE, pool="push")
 REMIND_SLOW_TURNS = _work("alerts", "remind_slow_turns", every=30.0)
 SEND_DIGESTS = _work("alerts", "send_digests", every=300.0)
+# inbox lines are kept 90 days: an hour late is nothing
+PURGE_INBOX = _work("alerts", "purge_inbox", every=3600.0)
 ALERT_CHALLENGE = _work("challenges", "alert_challenge")
 SWEEP_CHALLENGE_ALERTS = _work("challenges", "sweep_challenge_alerts", every=60.0)
 # LUNA's review of a deal: seconds of CPU, so never where clocks, bots or pushes run
@@ -87,6 +89,7 @@ WORK = (
     SEND_PUSH,
     REMIND_SLOW_TURNS,
     SEND_DIGESTS,
+    PURGE_INBOX,
     ALERT_CHALLENGE,
     SWEEP_CHALLENGE_ALERTS,
     REVIEW_DEAL,

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tables.accounts.models import Player
-from tables.alerts import emails, prefs, push
+from tables.alerts import emails, inbox, prefs, push
 from tables.alerts.models import SentChallengeAlert
 from tables.alerts.texts import render, turn_clock
 from tables.background import registry, scheduling
@@ -75,6 +75,8 @@ def deliver(
     if event == "received" and not _admitted(player, challenge, now):
         return set()  # past the hourly allowance: the challenges page shows it, quietly
     message = _message(challenge, text_kind, player, other)
+    path = message["url"].removeprefix(settings.SITE_URL)
+    inbox.keep(player, text_kind, f"{challenge.pk}:{event}", message["title"], message["body"], path)
     chosen = prefs.of(player)
     sent: set[str] = set()
     if chosen.wants("challenge", "site") and _claim(player, challenge, event, "site"):

@@ -375,3 +375,7 @@ class UserConsumer(LiveConsumer):
 
     async def alert(self, message: dict[str, Any]) -> None:
         await self.send_json(message)
+
+    async def inbox_changed(self, message: dict[str, Any]) -> None:
+        """Lines of the inbox were read (on any device): every page counts its unread again."""
+        await self.send_json({"type": "inbox"})

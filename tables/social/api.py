@@ -1,4 +1,4 @@
-"""Follow, block, presence, head-to-head and reports in the JSON API (mounted under /api by tables.api).
+"""Follow, block, presence, head-to-head, reports and private match notes in the JSON API (mounted under /api by tables.api).
 Every endpoint calls tables.social.services to write; none writes a model itself."""
 
 from __future__ import annotations
@@ -12,15 +12,19 @@ from ninja import Router
 from ninja.responses import Status
 
 from tables.accounts.models import Player
-from tables.core.errors import NotFound
+from tables.core.errors import Forbidden, NotFound
 from tables.core.schemas import READ_ERRORS, errors
+from tables.play import selectors as play_selectors
 from tables.play.api_caller import player_of
+from tables.play.models import Table
 from tables.social import payloads, selectors, services
 from tables.social.schemas import (
     BlockedOut,
     BlocksOut,
     FollowedOut,
     FollowingOut,
+    NoteIn,
+    NoteOut,
     PlayerSocialOut,
     PresenceSettingIn,
     PresenceSettingOut,
@@ -152,3 +156,39 @@ def report(request: HttpRequest, player_id: int, payload: ReportIn) -> Status[di
         201,
         {"id": row.pk, "reason": row.reason, "status": row.status, "created_at": row.created_at.isoformat()},
     )
+
+
+def _note_out(caller: Player, table: Table) -> dict[str, Any]:
+    match_id = table.current_deal.match_id if table.current_deal else None
+    note = selectors.note_of(caller, match_id)
+    return {
+        "match_id": match_id,
+        "text": note.text if note else "",
+        "updated_at": note.updated_at.isoformat() if note else None,
+        "max_chars": services.NOTE_MAX_CHARS,
+    }
+
+
+@router.get(
+    "/tables/{token}/note",
+    response={200: NoteOut, **errors(400, 401, 403, 404)},
+    summary="The caller's private notes on the table's current match",
+    description="Only a player seated at the table; nobody else ever reads them (403).",
+)
+def table_note(request: HttpRequest, token: str) -> dict[str, Any]:
+    caller, table = player_of(request), play_selectors.get_table(token)
+    if table.seat_of(caller) is None:
+        raise Forbidden(gettext("Only the players of this table keep notes here."))
+    return _note_out(caller, table)
+
+
+@router.put(
+    "/tables/{token}/note",
+    response={200: NoteOut, **errors(400, 401, 403, 404, 409, 413)},
+    summary="Save the caller's private notes on the table's current match (the whole text)",
+    description="409 before a match has begun; 413 over 4000 characters.",
+)
+def save_table_note(request: HttpRequest, token: str, payload: NoteIn) -> dict[str, Any]:
+    caller, table = player_of(request), play_selectors.get_table(token)
+    services.save_note(caller, table, payload.text)
+    return _note_out(caller, table)

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from tables.accounts.models import Player
-from tables.play.models import ChatMessage, Table
+from tables.play.models import ChatMessage, Match, Table
 
 
 class Follow(models.Model):
@@ -107,3 +107,19 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reporter} reports {self.reported} ({self.reason})"
+
+
+class MatchNote(models.Model):
+    """A player's private notes on one match, typed at its table (what the opponent picked and
+    threw, a plan): shown to its author only, at the table and on the match's archive pages;
+    never in anything another identity receives (tables.social.services.save_note)."""
+
+    author = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["author", "match"], name="one_note_per_author_and_match")
+        ]

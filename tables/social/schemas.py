@@ -88,3 +88,16 @@ class RelationOut(Schema):
     name: str
     following: bool = Field(description="the caller follows them")
     blocked: bool = Field(description="the caller blocks them")
+
+
+class NoteIn(Schema):
+    text: str = Field(..., description="the whole note, replacing the last one (at most 4000 characters)")
+
+
+class NoteOut(Schema):
+    """The caller's own notes on the table's current match: never anyone else's."""
+
+    match_id: int | None = Field(description="null: no match has begun at this table")
+    text: str
+    updated_at: str | None
+    max_chars: int

@@ -13,7 +13,7 @@ from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet,
 from tables.accounts.models import Player
 from tables.archive.selectors import tables_shown_to
 from tables.play.models import Match
-from tables.social.models import Block, Follow, SocialSettings
+from tables.social.models import Block, Follow, MatchNote, SocialSettings
 
 # A socket's presence lease (tables.alerts.presence.LEASE_SECONDS): every open socket of an
 # account renews its last seen on the site each heartbeat (30 s), so a last seen within one
@@ -223,3 +223,10 @@ def head_to_head(viewer: Player, other: Player) -> HeadToHead:
         )
     )
     return HeadToHead(totals["won"], totals["lost"], totals["matches"], totals["last"])
+
+
+def note_of(author: Player | None, match_id: int | None) -> MatchNote | None:
+    """The author's own notes on a match (None for anyone else: notes are never read for others)."""
+    if author is None or match_id is None:
+        return None
+    return MatchNote.objects.filter(author=author, match_id=match_id).first()

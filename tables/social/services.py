@@ -20,9 +20,9 @@ from tables.accounts.models import Player
 from tables.alerts.models import TablePresence
 from tables.challenges.models import Challenge
 from tables.core.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited, TooLarge
-from tables.play.models import ChatMessage
+from tables.play.models import ChatMessage, Table
 from tables.social import selectors
-from tables.social.models import Block, Follow, Report, SocialSettings
+from tables.social.models import Block, Follow, MatchNote, Report, SocialSettings
 
 MAX_FOLLOWED = 500  # accounts one account may follow (Lichess's limit is of the same order)
 MAX_BLOCKED = 1000  # accounts one account may block
@@ -190,3 +190,24 @@ def handle_report(report_row: Report, staff: Any, status: str, note: str, mute_d
         report_row.handled_at = now
         report_row.save(update_fields=["status", "staff_note", "handled_by", "handled_at", "muted_until"])
     return report_row
+
+
+NOTE_MAX_CHARS = 4000
+
+
+def save_note(author: Player, table: Table, text: str) -> MatchNote:
+    """Keep ``text`` as the author's notes on the table's current match (replacing what was
+    there): only a player seated at the table, once a match has begun."""
+    if author.is_bot or table.seat_of(author) is None:
+        raise Forbidden(gettext("Only the players of this table keep notes here."))
+    deal = table.current_deal
+    if deal is None:
+        raise Conflict(gettext("Notes are kept with a match: start one first."))
+    if len(text) > NOTE_MAX_CHARS:
+        raise TooLarge(
+            gettext("Notes are %(limit)s characters at most.") % {"limit": NOTE_MAX_CHARS}, field="text"
+        )
+    note, _ = MatchNote.objects.update_or_create(
+        author=author, match_id=deal.match_id, defaults={"text": text}
+    )
+    return note

@@ -1,6 +1,6 @@
 """The social room's pages: the following list (/me/following/), the buttons of a player page
 (follow, unfollow, block, unblock), the presence setting of the profile, and the matches between
-the visitor and another account (/players/<id>/versus/), and reporting a player or a chat message to staff. Writes go through
+the visitor and another account (/players/<id>/versus/), reporting a player or a chat message to staff, and the table's notes form. Writes go through
 tables.social.services."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 from tables.accounts import identity
 from tables.accounts.models import Player
 from tables.core.errors import ServiceError
+from tables.play import selectors as play_selectors
 from tables.social import payloads, selectors, services
 from tables.social.models import Report
 
@@ -157,3 +158,21 @@ def report_page(request: HttpRequest, player_id: int) -> HttpResponse:
             message_id = None
     context = {"other": other, "reasons": Report.Reason.choices, "quoted": quoted, "message_id": message_id}
     return render(request, "social/report.html", context)
+
+
+@require_POST
+def table_note(request: HttpRequest, token: str) -> HttpResponse:
+    """The notes form of the table page without JavaScript: saved, back to the table."""
+    player = identity.player_for_request(request)
+    try:
+        table = play_selectors.get_table(token)
+    except ServiceError:
+        raise Http404("There is no such table.") from None
+    try:
+        if player is None:
+            raise Http404("There is no such table.")
+        services.save_note(player, table, request.POST.get("text", ""))
+        messages.success(request, _("Notes saved."))
+    except ServiceError as error:
+        messages.error(request, error.message)
+    return redirect("table", token)

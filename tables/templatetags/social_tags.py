@@ -1,6 +1,7 @@
 """The social room's pieces of other rooms' pages: a player page's follow and block buttons with
 presence and head-to-head, the challenge form's head-to-head, the table's "last seen" of the
-opponent, and the profile's presence setting and block list. Each reads where the page is built
+opponent, the table's and the archive's private notes of their author, and the profile's presence
+setting and block list. Each reads where the page is built
 (never on the path of a move)."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from django.utils.translation import gettext
 from tables.accounts import identity
 from tables.accounts.models import Player
 from tables.play.models import Table
-from tables.social import payloads, selectors
+from tables.social import payloads, selectors, services
 
 register = template.Library()
 
@@ -100,3 +101,30 @@ def profile_social(context: template.Context) -> dict[str, Any]:
         "blocks": selectors.blocks_of(viewer),
         "next": reverse("profile"),
     }
+
+
+@register.inclusion_tag("social/_table_note.html", takes_context=True)
+def table_note(context: template.Context, table: Table) -> dict[str, Any]:
+    """At the table, the seated player's own notes on the current match (nothing for others)."""
+    viewer = context.get("player")
+    if not isinstance(viewer, Player) or viewer.is_bot or table.seat_of(viewer) is None:
+        return {}
+    match_id = table.current_deal.match_id if table.current_deal else None
+    note = selectors.note_of(viewer, match_id)
+    return {
+        "table": table,
+        "shown": True,
+        "started": match_id is not None,
+        "text": note.text if note else "",
+        "max_chars": services.NOTE_MAX_CHARS,
+        "csrf_token": context.get("csrf_token"),
+    }
+
+
+@register.inclusion_tag("social/_archive_note.html", takes_context=True)
+def archive_note(context: template.Context, match_id: int) -> dict[str, Any]:
+    """On a match's archive page, the visitor's own notes on it, if they wrote any."""
+    request = context.get("request")
+    viewer = identity.player_for_request(request) if request is not None else None
+    note = selectors.note_of(viewer, match_id)
+    return {"text": note.text if note and note.text else ""}

@@ -19,14 +19,21 @@ from django.utils import timezone
 
 from tables.accounts.models import Player
 from tables.accounts.services.sessions import end_sessions
-from tables.alerts.models import Activity, PushSubscription, SentAlert, SentChallengeAlert, TablePresence
+from tables.alerts.models import (
+    Activity,
+    InboxItem,
+    PushSubscription,
+    SentAlert,
+    SentChallengeAlert,
+    TablePresence,
+)
 from tables.challenges.models import Challenge
 from tables.core.errors import Conflict
 from tables.play import services as play
 from tables.play.models import ChatMessage, ChatMute, Match, Table
 from tables.ratings.models import Rating
 from tables.reviews.models import DealReview
-from tables.social.models import Block, Follow, Report, SocialSettings
+from tables.social.models import Block, Follow, MatchNote, Report, SocialSettings
 
 # What the emptied player row holds: each personal field back to its default.
 EMPTIED: dict[str, object] = {
@@ -81,6 +88,8 @@ def _erase(player: Player) -> None:
     Follow.objects.filter(Q(follower=player) | Q(followed=player)).delete()
     Block.objects.filter(Q(blocker=player) | Q(blocked=player)).delete()
     SocialSettings.objects.filter(player=player).delete()
+    MatchNote.objects.filter(author=player).delete()
+    InboxItem.objects.filter(player=player).delete()
     Report.objects.filter(reporter=player).delete()  # reports about it stay, for staff's record
     DealReview.objects.filter(requested_by=player).update(requested_by=None, requested_from="")
     player.data_exports.all().delete()

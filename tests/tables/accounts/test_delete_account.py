@@ -16,10 +16,10 @@ from django.test import Client
 from django.utils import translation
 
 from tables.accounts.models import ApiToken, Player
-from tables.alerts.models import PushSubscription
+from tables.alerts.models import InboxItem, PushSubscription
 from tables.play.models import ChatMessage, Match, Table
 from tables.ratings.models import RatingChange
-from tables.social.models import Block, Follow, Report, SocialSettings
+from tables.social.models import Block, Follow, MatchNote, Report, SocialSettings
 from tests.tables.helpers import ApiClient, make_account_client, open_table, started
 from tests.tables.rating_helpers import both_have_moved
 
@@ -63,6 +63,8 @@ ACCOUNT_COLUMNS: dict[str, str] = {
     "tables.Block.blocker": "erased",
     "tables.Block.blocked": "erased",
     "tables.SocialSettings.player": "erased",
+    "tables.MatchNote.author": "erased: its private notes",
+    "alerts.InboxItem.player": "erased: its inbox",
     "tables.Report.reporter": "erased: the reports it filed",
     "tables.Report.reported": "kept: staff's record of what was reported about it (the row it names is emptied)",
     "tables.Report.handled_by": "kept: the staff member who closed a report (staff accounts are not deleted from here)",
@@ -133,6 +135,10 @@ def full_account() -> dict[str, Any]:
     SocialSettings.objects.create(player=player, hide_presence=True)
     Report.objects.create(reporter=player, reported=other, reason=Report.Reason.OTHER, text="alice's words")
     Report.objects.create(reporter=other, reported=player, reason=Report.Reason.OTHER)
+    MatchNote.objects.create(
+        author=player, match=Match.objects.get(table__invite_token=finished), text="he keeps sevens"
+    )
+    InboxItem.objects.create(player=player, kind="result", occasion="m1", title="You won", path="/")
     return {
         "alice": password_login("alice@example.com"),
         "bob": bob,
