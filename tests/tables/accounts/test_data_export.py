@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils import timezone
 
 import rules
+from config.celery import app
 from tables.accounts.models import DataExport, Player
 from tables.background import registry
 from tables.play.models import Deal, Match
@@ -22,6 +23,14 @@ from tests.tables.helpers import ApiClient, make_account_client, play_match, sta
 from tests.tables.rating_helpers import both_have_moved
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _exports_built_inline(monkeypatch):
+    """No Celery worker runs in these tests: the archive is built inline, with Redis (.ci/run)
+    as without it."""
+    monkeypatch.setitem(app.conf, "task_always_eager", True)
+
 
 RATED = {"rated": True, "turn_seconds": 86400}
 

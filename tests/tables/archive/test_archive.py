@@ -162,9 +162,11 @@ def test_every_step_of_the_replay_is_the_engines_position(alice, bob):
 
 
 def test_no_hidden_card_of_a_running_deal_in_any_answer(alice, bob, carol):
-    """Mid-deal 2 of a match to 100: everything each person can ask of the archive (and the
-    table page with its archive links) is scanned for the cards that person may not see."""
-    token, players = started(alice, bob, target=100, visibility="public")
+    """Mid-deal 2 of a match: everything each person can ask of the archive (and the table page
+    with its archive links) is scanned for the cards that person may not see. The target is far
+    enough that the first deal never ends the match (a gin against 90 points of deadwood would
+    end one to 100)."""
+    token, players = started(alice, bob, target=500, visibility="public")
     play_deal(token, players)
     state = alice.ok(
         "post", f"/tables/{token}/next-deal", {"expected_version": alice.state(token)["version"]}
