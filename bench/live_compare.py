@@ -13,9 +13,9 @@ connecting). Every process it started is stopped at the end of each run, by its 
         --rate 250 --runs 3 --duration 60
 
 prints one line per run (p50, p99, moves/s reached, stack CPU per move, daphnes' and worker's
-CPU, lost, duplicated) and a JSON summary. --profile DIR records each daphne with py-spy (samples of the thread holding the GIL: its Python CPU)
+CPU, lost, duplicated) and a JSON summary. --profile DIR records each daphne and the worker with py-spy (samples of the thread holding the GIL: its Python CPU)
 (`pip install py-spy`, not a dependency of the project) during the load, as collapsed stacks
-(DIR/<label>-<run>-daphne<N>.txt) for flame graphs or `bench.live_compare --top FILE`.
+(DIR/<label>-<run>-daphne<N>.txt, DIR/<label>-<run>-worker.txt) for flame graphs or `bench.live_compare --top FILE`.
 """
 
 from __future__ import annotations
@@ -208,7 +208,7 @@ def profile(
     folder = Path(options.profile)
     folder.mkdir(parents=True, exist_ok=True)
     spies = []
-    for name in ("daphne0", "daphne1"):
+    for name in ("daphne0", "daphne1", "worker"):
         output = folder / f"{label}-{number}-{name}.txt"
         command = [spy, "record", "--pid", str(processes[name].pid), "--duration", str(int(options.duration))]
         command += ["--rate", "200", "--format", "raw", "--nonblocking", "--gil", "--output", str(output)]
@@ -253,7 +253,7 @@ def main() -> None:
     parser.add_argument("--redis-host", default="127.0.0.1:6379")
     parser.add_argument("--redis-db", type=int, default=5, help="flushed for every run")
     parser.add_argument("--logs", default="runs/live_compare", help="the stack's logs, per run")
-    parser.add_argument("--profile", help="record the daphnes with py-spy into this folder")
+    parser.add_argument("--profile", help="record the daphnes and the worker with py-spy into this folder")
     parser.add_argument(
         "--top", nargs="+", help="print the hottest functions of these py-spy files, and exit"
     )

@@ -280,36 +280,30 @@ def test_spectators_share_one_view_per_version(alice, bob, carol, monkeypatch):
     assert len(figures["frames"]) == 4 and max(sizes) - min(sizes) < 20, figures["frames"]
 
 
-def test_a_planted_query_on_the_move_path_fails_the_guard(alice, bob, carol, monkeypatch):
-    """The guard is not blind: one more statement in the writer is caught."""
-    from tables.accounts.models import Player
-    from tables.play import services
+@pytest.mark.parametrize(
+    ("module", "function", "figure", "allowed"),
+    [
+        ("tables.play.services", "apply_move", "queries", MOVE_QUERIES),
+        ("tables.play.payloads", "table_state", "frame_queries", FRAME_QUERIES),
+    ],
+    ids=["in-the-writer", "in-a-recipients-frame"],
+)
+def test_a_planted_query_fails_the_guard(alice, bob, carol, monkeypatch, module, function, figure, allowed):
+    """The guard is not blind: one more statement in the writer, or in the building of one
+    recipient's frame, is caught."""
+    import importlib
 
-    apply_move = services.apply_move
+    from tables.accounts.models import Player
+
+    target = importlib.import_module(module)
+    original = getattr(target, function)
 
     def with_one_more_query(*args, **kwargs):
         Player.objects.exists()
-        return apply_move(*args, **kwargs)
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(services, "apply_move", with_one_more_query)
+    monkeypatch.setattr(target, function, with_one_more_query)
     figures = measure_one_move(alice, bob, carol, monkeypatch)
-    assert figures["queries"] == MOVE_QUERIES + 1
-    with pytest.raises(AssertionError):
-        check(figures)
-
-
-def test_a_planted_query_in_a_recipients_frame_fails_the_guard(alice, bob, carol, monkeypatch):
-    from tables.accounts.models import Player
-    from tables.play import payloads
-
-    table_state = payloads.table_state
-
-    def with_one_more_query(*args, **kwargs):
-        Player.objects.exists()
-        return table_state(*args, **kwargs)
-
-    monkeypatch.setattr(payloads, "table_state", with_one_more_query)
-    figures = measure_one_move(alice, bob, carol, monkeypatch)
-    assert figures["frame_queries"] == FRAME_QUERIES + 1
+    assert figures[figure] == allowed + 1
     with pytest.raises(AssertionError):
         check(figures)
