@@ -22,7 +22,7 @@ from .errors import (
 )
 from .hollywood import Game
 from .match import DealRecord, Match, SeatScore
-from .melding import DiscardChoice, Melding, best_discard, best_melding
+from .melding import DiscardChoice, Melding, best_discard, best_melding, deadwood_after_each_discard
 from .moves import ACTION_KINDS, Action, DeadDeal, Event
 from .ruleset import RULESETS, Ruleset
 from .scoring import ALL_OUTCOMES, OUTCOMES, deal_points
@@ -59,6 +59,7 @@ __all__ = [
     "Showdown",
     "best_discard",
     "best_melding",
+    "deadwood_after_each_discard",
     "deal_points",
     "new_deck",
     "parse_cards",

@@ -405,6 +405,20 @@ def all_best_meldings(cards: CardsLike) -> tuple[Melding, ...]:
     return tuple(melding_from_masks(mask, melds) for melds in arrangements)
 
 
+def deadwood_after_each_discard(cards: CardsLike, exclude: Card | str | None = None) -> dict[Card, int]:
+    """For each card of the hand but ``exclude``, in the hand's order: the least deadwood of the
+    cards kept once it is discarded (``best_melding(kept).points``, without building meldings)."""
+    listed = parse_cards(cards) if isinstance(cards, str) else cards
+    items = [card if isinstance(card, Card) else Card.parse(card) for card in listed]
+    mask, _ = hand_mask(items)
+    excluded = Card.parse(exclude) if isinstance(exclude, str) else exclude
+    return {
+        card: min_deadwood_mask(mask & ~(1 << (_SUIT_OFFSET[card.suit] + card.rank)))
+        for card in items
+        if card != excluded
+    }
+
+
 def best_discard(cards: CardsLike, exclude: Card | str | None = None) -> DiscardChoice:
     """The discard from 11 cards that leaves the least deadwood.
 

@@ -238,11 +238,8 @@ def coach(view: rules.DealView) -> dict[str, Any] | None:
     if len(view.hand) == 11:
         best = rules.best_discard(view.hand, exclude=view.just_taken)
         advice["best_discard"] = {"card": str(best.card), "deadwood": best.points}
-        advice["discards"] = {
-            str(card): rules.best_melding([other for other in view.hand if other != card]).points
-            for card in view.hand
-            if card != view.just_taken
-        }
+        left = rules.deadwood_after_each_discard(view.hand, exclude=view.just_taken)
+        advice["discards"] = {str(card): points for card, points in left.items()}
     return advice
 
 

@@ -27,6 +27,26 @@ _TABLE_BY_KEY = CompiledRead(lambda pk: _tables_with_players().filter(pk=pk), sa
 _TABLE_BY_TOKEN = CompiledRead(lambda token: _tables_with_players().filter(invite_token=token))
 
 
+# What follows a committed change (the deadline's fast path, alerts, pending counts) reads no
+# game state: the deal's snapshot and the match's record, which grow with the match, are left in
+# the database (a match's end reads its record again, once).
+_FOLLOW_UP_UNREAD = (
+    "ruleset",
+    "current_deal__ruleset",
+    "current_deal__snapshot",
+    "current_deal__match__ruleset",
+    "current_deal__match__record",
+)
+_TABLE_TO_FOLLOW_UP = CompiledRead(
+    lambda pk: _tables_with_players().defer(*_FOLLOW_UP_UNREAD).filter(pk=pk), sample=KEY_SAMPLE
+)
+
+
+def table_to_follow_up(table_id: int) -> Table:
+    """The table as the follow-up of a change reads it: seats, deal and match without game state."""
+    return table_by(table_id, _TABLE_TO_FOLLOW_UP, _TABLE_BY_TOKEN)
+
+
 def get_table(ref: TableRef) -> Table:
     """A table for reading (no lock), by primary key, invite token or row."""
     return table_by(ref, _TABLE_BY_KEY, _TABLE_BY_TOKEN)

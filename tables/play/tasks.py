@@ -33,9 +33,14 @@ def table_changed(table_id: int, version: int, kind: str) -> None:
     """After a committed change: the deadline's fast path, alerts, the players' pending counts,
     as the rules of its kind (a ChangeKind's value) say: a chat message alerts only, more time
     plans the new deadline only."""
+    follow_up(table_id, version, kind)
+
+
+def follow_up(table_id: int, version: int, kind: str) -> None:
+    """table_changed's work, called directly by the batch (not through a task's call)."""
     change = ChangeKind(kind)
     try:
-        table = selectors.get_table(table_id)
+        table = selectors.table_to_follow_up(table_id)
     except NotFound:
         return
     if table.version != version:
@@ -51,7 +56,7 @@ def tables_changed(changes: list[tuple[int, int, str]]) -> None:
     """A web process's batch of committed changes (scheduling.FollowUps): each as table_changed."""
     for table_id, version, kind in changes:
         try:
-            table_changed(table_id, version, kind)
+            follow_up(table_id, version, kind)
         except Exception:  # one table's failure must not cost the others their alerts
             log.exception("what follows version %s of table %s failed", version, table_id)
 

@@ -17,6 +17,7 @@ from rules.melding import (
     best_discard,
     best_discard_mask,
     best_melding,
+    deadwood_after_each_discard,
     meld_candidates_mask,
     min_deadwood_mask,
     points_mask,
@@ -237,3 +238,16 @@ def test_best_discard_examples():
 def test_errors(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@examples(60)
+@given(meld_rich_hands(min_size=11, max_size=11), st.booleans())
+def test_deadwood_after_each_discard_matches_the_brute_force(hand, with_exclude):
+    exclude = hand[0] if with_exclude else None
+    left = deadwood_after_each_discard(hand, exclude=exclude)
+    assert list(left) == [card for card in hand if card != exclude]  # the hand's order
+    assert left == brute_force.discard_results(hand, exclude)
+    assert (
+        deadwood_after_each_discard(" ".join(texts(hand)), exclude=None if exclude is None else str(exclude))
+        == left
+    )
