@@ -27,6 +27,7 @@ from tables.play.services.common import (
     deadline,
     lock_current_deal,
     lock_table,
+    lock_table_and_deal,
     seat_of,
     start_clock,
 )
@@ -105,9 +106,9 @@ def _apply_move(
     card: str | None,
 ) -> Outcome:
     with transaction.atomic():
-        table = lock_table(table_ref)
+        table, deal = lock_table_and_deal(table_ref)
         seat = seat_of(table, actor)
-        deal = lock_current_deal(table)
+        deal = deal or lock_current_deal(table)  # without a deal: "the match has not started"
         # A move already applied has moved the table past the version its client sent: only
         # then is its id looked up first (the move log lookup costs as much as the move).
         if client_move_id and expected_version != table.version:

@@ -37,9 +37,9 @@ USES_REDIS = bool(settings.REDIS_URL)
 # One move (a pass or a draw from the stock) with both players and one spectator watching:
 # the statements of the whole move (writer, answer, follow-up, every frame) and of the
 # spectator's own frame (the players' frames come built in the group message: none).
-# PostgreSQL writes the move in one statement (tables.play.services.play); SQLite's transaction
-# opens with a statement of its own.
-MOVE_QUERIES = {"postgresql": 4, "sqlite": 7}[connection.vendor]
+# The writer locks the table, its deal and match in one statement and PostgreSQL writes the move
+# in one more (tables.play.services.play); SQLite's transaction opens with a statement of its own.
+MOVE_QUERIES = {"postgresql": 3, "sqlite": 6}[connection.vendor]
 FRAME_QUERIES = 1
 MOVE_PUBLISHES = 1
 # Cache calls (the cache's own methods) and, with Redis, round trips to it (commands or
@@ -52,7 +52,7 @@ FRAME_REDIS_ROUND_TRIPS = 0
 # opponent's presence on it (tables.alerts.notify), the "your move" alert's claim in the cache,
 # and four publishes (the event, the alert, both players' pending counts). Publishes leave in
 # batches (config.channel_layer), so their round trips are a bound, not an exact figure.
-DISCARD_QUERIES = {"postgresql": 6, "sqlite": 9}[connection.vendor]
+DISCARD_QUERIES = {"postgresql": 5, "sqlite": 8}[connection.vendor]
 DISCARD_PUBLISHES = 4
 DISCARD_CACHE_CALLS = 1
 DISCARD_REDIS_ROUND_TRIPS = 5  # at most: the claim, and each publish in a batch of its own
