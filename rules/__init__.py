@@ -19,6 +19,7 @@ from .errors import (
     InvalidRuleset,
     InvalidState,
     RulesError,
+    UnsupportedVariant,
 )
 from .hollywood import Game
 from .match import DealRecord, Match, SeatScore
@@ -27,7 +28,9 @@ from .moves import ACTION_KINDS, Action, DeadDeal, Event
 from .ruleset import RULESETS, Ruleset
 from .scoring import ALL_OUTCOMES, OUTCOMES, deal_points
 from .showdown import Layoff, Showdown, showdown
+from .variants import WINNER_STAYS_TARGET, DealResult
 from .view import DealView
+from .winner_stays import WinnerStays, WinnerStaysRecord
 
 __all__ = [
     "ACTION_KINDS",
@@ -35,11 +38,13 @@ __all__ = [
     "CARDS",
     "OUTCOMES",
     "RULESETS",
+    "WINNER_STAYS_TARGET",
     "Action",
     "Card",
     "DeadDeal",
     "Deal",
     "DealRecord",
+    "DealResult",
     "DealView",
     "DiscardChoice",
     "Event",
@@ -57,6 +62,9 @@ __all__ = [
     "Ruleset",
     "SeatScore",
     "Showdown",
+    "UnsupportedVariant",
+    "WinnerStays",
+    "WinnerStaysRecord",
     "best_discard",
     "best_melding",
     "deadwood_after_each_discard",
