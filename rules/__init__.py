@@ -25,10 +25,11 @@ from .hollywood import Game
 from .match import DealRecord, Match, SeatScore
 from .melding import DiscardChoice, Melding, best_discard, best_melding, deadwood_after_each_discard
 from .moves import ACTION_KINDS, Action, DeadDeal, Event
+from .partnership import TEAMS, Board, Partnership, RoundRecord, round_nets
 from .ruleset import RULESETS, Ruleset
 from .scoring import ALL_OUTCOMES, OUTCOMES, deal_points
 from .showdown import Layoff, Showdown, showdown
-from .variants import WINNER_STAYS_TARGET, DealResult
+from .variants import PARTNERSHIP_TARGET, WINNER_STAYS_TARGET, DealResult
 from .view import DealView
 from .winner_stays import WinnerStays, WinnerStaysRecord
 
@@ -37,9 +38,12 @@ __all__ = [
     "ALL_OUTCOMES",
     "CARDS",
     "OUTCOMES",
+    "PARTNERSHIP_TARGET",
     "RULESETS",
+    "TEAMS",
     "WINNER_STAYS_TARGET",
     "Action",
+    "Board",
     "Card",
     "DeadDeal",
     "Deal",
@@ -58,6 +62,8 @@ __all__ = [
     "Layoff",
     "Match",
     "Melding",
+    "Partnership",
+    "RoundRecord",
     "RulesError",
     "Ruleset",
     "SeatScore",
@@ -72,6 +78,7 @@ __all__ = [
     "new_deck",
     "parse_cards",
     "replay",
+    "round_nets",
     "showdown",
     "timeout_action",
 ]

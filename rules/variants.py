@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from .cards import Card
 from .deal import Deal, as_ruleset, check_format
 from .errors import IllegalMove, InvalidRuleset, InvalidState, RulesError, UnsupportedVariant
-from .match import _check_row
+from .match import SeatScore, _check_row, closing_scores
 from .ruleset import Ruleset
 from .scoring import DEAD
 
@@ -131,3 +131,46 @@ def read_stored(data: object, what: str, build: Callable[[dict[str, Any]], T]) -
         raise
     except (RulesError, KeyError, TypeError) as error:
         raise InvalidState(f"not a {what}: {error}") from None
+
+
+class ScoreRow(Protocol):
+    """A row of a variant's score sheet: who won it (a seat or a team) and the running totals."""
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def totals(self) -> tuple[int, ...]: ...
+
+
+def sheet_totals(rows: Sequence[ScoreRow], sides: int) -> tuple[int, ...]:
+    """The running totals after the last row, by side (seat or team)."""
+    return rows[-1].totals if rows else (0,) * sides
+
+
+def sheet_wins(rows: Sequence[ScoreRow], sides: int) -> tuple[int, ...]:
+    """The rows each side won (deals, or partnership rounds): one box each."""
+    won = [0] * sides
+    for row in rows:
+        if row.winner is not None:
+            won[row.winner] += 1
+    return tuple(won)
+
+
+def sheet_winner(rows: Sequence[ScoreRow], target: int) -> int | None:
+    """The side whose won row took it to ``target``: the game is over."""
+    last = rows[-1].winner if rows else None
+    if last is None or rows[-1].totals[last] < target:
+        return None
+    return last
+
+
+def sheet_scores(
+    ruleset: Ruleset, rows: Sequence[ScoreRow], sides: int, target: int
+) -> tuple[SeatScore, ...]:
+    """Every side's final score with the rule set's bonuses, once a side reached ``target``
+    (empty before)."""
+    winner = sheet_winner(rows, target)
+    if winner is None:
+        return ()
+    return closing_scores(ruleset, sheet_totals(rows, sides), sheet_wins(rows, sides), winner)

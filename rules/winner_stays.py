@@ -29,7 +29,7 @@ from typing import Any
 from .cards import Card
 from .deal import Deal
 from .errors import IllegalMove, InvalidState
-from .match import SeatScore, closing_scores
+from .match import SeatScore
 from .ruleset import Ruleset
 from .variants import (
     FORMAT,
@@ -40,6 +40,10 @@ from .variants import (
     new_deal,
     read_stored,
     result_of,
+    sheet_scores,
+    sheet_totals,
+    sheet_winner,
+    sheet_wins,
     variant_ruleset,
     variant_target,
 )
@@ -142,15 +146,13 @@ class WinnerStays:
     @property
     def totals(self) -> tuple[int, int, int]:
         """Deal points by seat, which count toward the target."""
-        return self.records[-1].totals if self.records else (0, 0, 0)
+        first, second, third = sheet_totals(self.records, SEATS)
+        return first, second, third
 
     @property
     def deals_won(self) -> tuple[int, int, int]:
-        won = [0] * SEATS
-        for record in self.records:
-            if record.winner is not None:
-                won[record.winner] += 1
-        return won[0], won[1], won[2]
+        first, second, third = sheet_wins(self.records, SEATS)
+        return first, second, third
 
     @property
     def is_over(self) -> bool:
@@ -159,19 +161,13 @@ class WinnerStays:
     @property
     def winner(self) -> int | None:
         """The seat that reached the target, once the match is over."""
-        last = self.records[-1].winner if self.records else None
-        if last is None or self.totals[last] < self.target:
-            return None
-        return last
+        return sheet_winner(self.records, self.target)
 
     @property
     def final_scores(self) -> tuple[SeatScore, SeatScore, SeatScore] | None:
         """Each seat's final score with its bonuses, once the match is over."""
-        winner = self.winner
-        if winner is None:
-            return None
-        first, second, third = closing_scores(self.ruleset, self.totals, self.deals_won, winner)
-        return first, second, third
+        scores = sheet_scores(self.ruleset, self.records, SEATS, self.target)
+        return (scores[0], scores[1], scores[2]) if scores else None
 
     # -- playing ------------------------------------------------------------------------------
 
