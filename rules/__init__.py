@@ -19,27 +19,36 @@ from .errors import (
     InvalidRuleset,
     InvalidState,
     RulesError,
+    UnsupportedVariant,
 )
 from .hollywood import Game
 from .match import DealRecord, Match, SeatScore
 from .melding import DiscardChoice, Melding, best_discard, best_melding, deadwood_after_each_discard
 from .moves import ACTION_KINDS, Action, DeadDeal, Event
+from .partnership import TEAMS, Board, Partnership, RoundRecord, round_nets
 from .ruleset import RULESETS, Ruleset
 from .scoring import ALL_OUTCOMES, OUTCOMES, deal_points
 from .showdown import Layoff, Showdown, showdown
+from .variants import PARTNERSHIP_TARGET, WINNER_STAYS_TARGET, DealResult
 from .view import DealView
+from .winner_stays import WinnerStays, WinnerStaysRecord
 
 __all__ = [
     "ACTION_KINDS",
     "ALL_OUTCOMES",
     "CARDS",
     "OUTCOMES",
+    "PARTNERSHIP_TARGET",
     "RULESETS",
+    "TEAMS",
+    "WINNER_STAYS_TARGET",
     "Action",
+    "Board",
     "Card",
     "DeadDeal",
     "Deal",
     "DealRecord",
+    "DealResult",
     "DealView",
     "DiscardChoice",
     "Event",
@@ -53,10 +62,15 @@ __all__ = [
     "Layoff",
     "Match",
     "Melding",
+    "Partnership",
+    "RoundRecord",
     "RulesError",
     "Ruleset",
     "SeatScore",
     "Showdown",
+    "UnsupportedVariant",
+    "WinnerStays",
+    "WinnerStaysRecord",
     "best_discard",
     "best_melding",
     "deadwood_after_each_discard",
@@ -64,6 +78,7 @@ __all__ = [
     "new_deck",
     "parse_cards",
     "replay",
+    "round_nets",
     "showdown",
     "timeout_action",
 ]

@@ -28,3 +28,8 @@ class IllegalMove(RulesError):
 
 class InvalidState(RulesError):
     """A serialized state that cannot be read back."""
+
+
+class UnsupportedVariant(RulesError):
+    """A combination of variants the engine does not play (Hollywood scoring at a table of three
+    or four)."""

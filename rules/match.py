@@ -76,23 +76,32 @@ class SeatScore:
         }
 
 
+def closing_scores(
+    ruleset: Ruleset, totals: Sequence[int], won: Sequence[int], winner: int
+) -> tuple[SeatScore, ...]:
+    """Every side's scores of a game won by ``winner``, with its bonuses: the game bonus to the
+    winner (the shutout bonus instead when no other side scored a point), the per-deal bonus for
+    each deal won to every side. A side is a seat, or a team in partnership gin."""
+    game_bonus = ruleset.game_bonus
+    if all(total == 0 for side, total in enumerate(totals) if side != winner):
+        game_bonus = max(game_bonus, ruleset.shutout_bonus)  # never worth less than a plain win
+    return tuple(
+        SeatScore(
+            deal_points=totals[side],
+            game_bonus=game_bonus if side == winner else 0,
+            deal_bonus=ruleset.per_deal_bonus * won[side],
+            deals_won=won[side],
+        )
+        for side in range(len(totals))
+    )
+
+
 def _closing_scores(
     ruleset: Ruleset, totals: tuple[int, int], won: tuple[int, int], winner: int
 ) -> tuple[SeatScore, SeatScore]:
-    """Both seats' scores of a game (or plain match) won by ``winner``, with its bonuses."""
-    game_bonus = ruleset.game_bonus
-    if totals[1 - winner] == 0:  # a shutout; never worth less than a plain win
-        game_bonus = max(game_bonus, ruleset.shutout_bonus)
-    scores = [
-        SeatScore(
-            deal_points=totals[seat],
-            game_bonus=game_bonus if seat == winner else 0,
-            deal_bonus=ruleset.per_deal_bonus * won[seat],
-            deals_won=won[seat],
-        )
-        for seat in (0, 1)
-    ]
-    return scores[0], scores[1]
+    """Both seats' scores of a two-player game (or plain match) won by ``winner``."""
+    first, second = closing_scores(ruleset, totals, won, winner)
+    return first, second
 
 
 @dataclass(frozen=True, slots=True)
