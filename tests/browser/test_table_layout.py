@@ -171,6 +171,12 @@ def test_a_forty_character_name_neither_clips_the_score_sheet_nor_overlaps_the_c
     open_table(page, f"/t/{token}/")
     sheet = page.locator("#score-sheet .score-sheet")
     expect(sheet).to_be_visible()
+    # The socket's snapshot may render the sheet again after the page's own state: measure once
+    # every cell has its layout (cells caught between two renders measure 0 wide).
+    page.wait_for_function(
+        "() => { const cells = document.querySelectorAll('#score-sheet .score-sheet th, #score-sheet .score-sheet td');"
+        " return cells.length > 0 && [...cells].every(e => e.getBoundingClientRect().width > 0); }"
+    )
     box = page.locator("#score-sheet").bounding_box()
     cells = sheet.locator("th, td").evaluate_all(
         "els => els.map(e => { const r = e.getBoundingClientRect(); return {text: e.textContent, left: r.left, right: r.right, clipped: e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow !== 'ellipsis'}; })"
