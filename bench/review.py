@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from bots import Carmen, MatchContext, Tito
 from bots.review import GOOD, REVIEW_SETTINGS, VERDICTS, review_deal
-from rules import CARDS, RULESETS, Deal
+from rules import BUILD, CARDS, RULESETS, Deal
 
 RULESET_NAMES = ("playgridia", "classic", "reino")
 STEPS = {GOOD: 0, **{name: len(VERDICTS) - position for position, (name, _) in enumerate(VERDICTS)}}
@@ -93,7 +93,9 @@ def report(figures: Figures) -> None:
     seconds, decisions = figures.seconds, figures.decisions
     per_decision = sum(seconds) / (2 * sum(decisions)) if sum(decisions) else 0.0
     budget = f"{REVIEW_SETTINGS.draw_samples}/{REVIEW_SETTINGS.discard_samples} sampled deals (draw/discard)"
-    print(f"\n{len(decisions)} deals, {len(seconds)} reviews (both seats each), {budget}")
+    print(
+        f"\n{len(decisions)} deals, {len(seconds)} reviews (both seats each), {budget}, {BUILD} rules engine"
+    )
     print(f"decisions per deal: median {statistics.median(decisions)}, max {max(decisions)}")
     print(
         f"CPU per reviewed deal: median {statistics.median(seconds):.2f} s, p99 {percentile(seconds, 0.99):.2f} s"

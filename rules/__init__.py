@@ -7,7 +7,14 @@ Everything a caller needs is importable from ``rules`` directly::
     match = Match.new(RULESETS["classic"])
     deal = match.next_deal()
     deal, events = deal.apply("pass")
+
+``BUILD`` says which build of it runs: "compiled" (with mypyc, ``make engine``) or "pure"
+(rules/build.py chooses).
 """
+
+from .build import choose
+
+BUILD = choose(__path__)  # before the engine's modules are imported: it decides where they come from
 
 from .cards import CARDS, Card, new_deck, parse_cards
 from .deal import Deal, replay, timeout_action
@@ -36,6 +43,7 @@ from .winner_stays import WinnerStays, WinnerStaysRecord
 __all__ = [
     "ACTION_KINDS",
     "ALL_OUTCOMES",
+    "BUILD",
     "CARDS",
     "OUTCOMES",
     "PARTNERSHIP_TARGET",

@@ -12,7 +12,7 @@ only to check a knock or big gin, and in `legal_actions` behind a cheap lower bo
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .cards import CARDS, Card, check_deck, new_deck
@@ -51,6 +51,9 @@ HAND_SIZE = 10
 UPCARD_POSITION = 2 * HAND_SIZE  # the 21st card of the deck starts the discard pile
 NO_CARD = -1
 NO_SEAT = -1
+# Deal's own constructors pass this to __init__ for an empty state to fill; anyone else is refused.
+# (Not object.__new__(Deal): compiled with mypyc, Deal is a native class, which refuses it.)
+_BLANK = object()
 
 Result = Showdown | DeadDeal
 Events = tuple[Event, ...]
@@ -137,28 +140,32 @@ def check_format(data: object, what: str, expected: int) -> dict[str, Any]:
     return data
 
 
+# A deal's state, which `Deal.__reduce__` pickles
+_SLOTS = (
+    "_actions",
+    "_dealer",
+    "_deck",
+    "_hands",
+    "_knocker",
+    "_known",
+    "_legal",
+    "_limit",
+    "_multiplier",
+    "_phase",
+    "_pile",
+    "_result",
+    "_ruleset",
+    "_stock_only",
+    "_stock_pos",
+    "_taken",
+    "_to_play",
+)
+
+
 class Deal:
     """An immutable deal state. Read it through the properties; `apply` returns a new one."""
 
-    __slots__ = (
-        "_actions",
-        "_dealer",
-        "_deck",
-        "_hands",
-        "_knocker",
-        "_known",
-        "_legal",
-        "_limit",
-        "_multiplier",
-        "_phase",
-        "_pile",
-        "_result",
-        "_ruleset",
-        "_stock_only",
-        "_stock_pos",
-        "_taken",
-        "_to_play",
-    )
+    __slots__ = _SLOTS
 
     _ruleset: Ruleset
     _dealer: int
@@ -178,23 +185,31 @@ class Deal:
     _multiplier: int
     _legal: tuple[Action, ...] | None  # cache of legal_actions()
 
-    def __init__(self) -> None:
-        raise TypeError("build a deal with Deal.new(ruleset, dealer, deck), Deal.from_json or replay")
+    def __init__(self, blank: object = None) -> None:
+        if blank is not _BLANK:
+            raise TypeError("build a deal with Deal.new(ruleset, dealer, deck), Deal.from_json or replay")
+
+    def __reduce__(self) -> tuple[Callable[..., Deal], tuple[object, ...]]:
+        """Pickled and copied as its slots' values, rebuilt through `_restore`: the default way
+        (object.__new__, then the slots) is refused by the compiled Deal."""
+        return _restore, tuple(getattr(self, name) for name in _SLOTS)
 
     @classmethod
-    def new(cls, ruleset: Ruleset | str, dealer: int, deck: Sequence[Card | str] | None = None) -> Deal:
+    def new(cls, ruleset: Ruleset | str, dealer: object, deck: Sequence[Card | str] | None = None) -> Deal:
         """Deal ``deck`` (52 cards, top first; a fresh shuffle if None): ten each, alternately,
-        starting with the non-dealer; the 21st card is the upcard; the rest is the stock."""
+        starting with the non-dealer; the 21st card is the upcard; the rest is the stock.
+        ``dealer`` is an object because it is checked here (compiled, an int parameter would refuse
+        a str with a TypeError and take True as 1)."""
         rules = as_ruleset(ruleset)
-        check_seat(dealer, "the dealer")
+        dealer_seat = check_seat(dealer, "the dealer")
         order = _as_deck(new_deck() if deck is None else deck)
-        first = 1 - dealer
+        first = 1 - dealer_seat
         hands = [0, 0]
         for position in range(UPCARD_POSITION):
-            hands[first if position % 2 == 0 else dealer] |= 1 << order[position]
-        deal = object.__new__(cls)
+            hands[first if position % 2 == 0 else dealer_seat] |= 1 << order[position]
+        deal = cls(_BLANK)
         deal._ruleset = rules
-        deal._dealer = dealer
+        deal._dealer = dealer_seat
         deal._deck = order
         deal._hands = (hands[0], hands[1])
         deal._stock_pos = UPCARD_POSITION + 1
@@ -580,7 +595,7 @@ class Deal:
 
     def _successor(self, action: Action) -> Deal:
         """A copy with ``action`` logged, for a transition to adjust before anyone sees it."""
-        new = object.__new__(Deal)
+        new = Deal(_BLANK)
         new._ruleset = self._ruleset
         new._dealer = self._dealer
         new._deck = self._deck
@@ -725,3 +740,11 @@ def replay(
 def timeout_action(deal: Deal) -> Action:
     """The action the server plays when the clock runs out (see `Deal.timeout_action`)."""
     return deal.timeout_action()
+
+
+def _restore(*values: object) -> Deal:
+    """The deal `Deal.__reduce__` took apart."""
+    deal = Deal(_BLANK)
+    for name, value in zip(_SLOTS, values, strict=True):
+        setattr(deal, name, value)
+    return deal

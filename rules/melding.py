@@ -347,7 +347,9 @@ def _indexes(mask: int) -> list[int]:
 
 def hand_mask(cards: CardsLike, max_cards: int = MAX_HAND) -> tuple[int, int]:
     """(mask, number of cards) of a hand; InvalidHand on a repeat or too many cards."""
-    items = parse_cards(cards) if isinstance(cards, str) else cards
+    # Iterable[object], not of Card | str: compiled, each item would be checked, a TypeError before
+    # Card.parse's InvalidCard
+    items: Iterable[object] = parse_cards(cards) if isinstance(cards, str) else cards
     mask = count = 0
     for item in items:
         card = item if isinstance(item, Card) else Card.parse(item)
