@@ -115,8 +115,11 @@ def browser() -> Iterator[object]:
     open, which other suites' asyncio.run() must not find."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing (.ci/run installs Debian's chromium package)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # An expectation waits for the server's answer, which on a loaded machine (a whole suite on
+    # each of two cores) took longer than Playwright's 5 s: a bound, not a speed.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield chromium
