@@ -182,7 +182,7 @@ def test_a_forty_character_name_neither_clips_the_score_sheet_nor_overlaps_the_c
         "els => els.map(e => { const r = e.getBoundingClientRect(); return {text: e.textContent, left: r.left, right: r.right, clipped: e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).textOverflow !== 'ellipsis'}; })"
     )
     outside = [c for c in cells if c["right"] > box["x"] + box["width"] + 0.5 or c["left"] < box["x"] - 0.5]
-    assert not outside, f"score sheet cells outside its box: {outside}"
+    assert not outside, f"score sheet cells outside its box: {outside}; {_where_the_sheet_is(page)}"
     assert not [c for c in cells if c["clipped"]], cells
     # A long name is cut with an ellipsis and given in full on hover.
     names = sheet.locator("[title]").evaluate_all("els => els.map(e => e.title)")
@@ -209,3 +209,14 @@ def test_a_forty_character_name_neither_clips_the_score_sheet_nor_overlaps_the_c
         path=str(screenshots / "score-sheet-long-names.png"), animations="disabled"
     )
     context.close()
+
+
+def _where_the_sheet_is(page) -> str:
+    """What the page shows when the score sheet's cells have no layout (seen only in some orders
+    of the whole suite): its address, the side panel's display and the sheet's markup."""
+    return page.evaluate(
+        "() => JSON.stringify({url: location.href, visibility: document.visibilityState,"
+        " side: getComputedStyle(document.getElementById('side')).display,"
+        " sheetBox: document.getElementById('score-sheet').getBoundingClientRect().toJSON(),"
+        " viewport: [innerWidth, innerHeight], html: document.getElementById('score-sheet').outerHTML.slice(0, 1500)})"
+    )
