@@ -26,6 +26,7 @@ def player_summary(player: Player | None) -> dict[str, Any] | None:
         "is_bot": player.is_bot,
         "bot_level": player.bot_level or None,
         "is_guest": player.is_guest,
+        "is_bot_account": player.is_bot_account,
         "vacation_until": vacation_until(player),
         "player_url": player_url(player),
     }
