@@ -321,6 +321,7 @@ def lobby_row(table: Table) -> dict[str, Any]:
         "target": table.ruleset.get("target"),
         "hollywood": bool(table.ruleset.get("hollywood")),
         "owner": table.owner.name,
+        "owner_is_bot_account": table.owner.is_bot_account,
         "owner_url": player_url(table.owner),
         "rated": table.rated,
         "turn_seconds": table.turn_seconds,

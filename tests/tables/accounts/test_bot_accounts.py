@@ -217,3 +217,26 @@ def test_the_mark_shows_in_the_archive_and_on_the_match_page_in_both_languages(a
         for path in named:
             assert ">BOT</abbr>" in pages[path] and title in pages[path], (language, path)
     assert bob.state(token)["seats"][0]["is_bot_account"] is True
+
+
+def test_the_mark_shows_in_the_lobby_and_the_challenges_and_rated_seeks_are_greyed_for_a_bot(
+    alice, bob
+) -> None:
+    bot = program(alice)
+    declared(bot)
+    bot_id = player_of(alice).pk
+    seek = bot.ok("post", "/seeks", UNRATED, status=201)
+    assert seek["challenger_is_bot_account"] is True and seek["challenged_is_bot_account"] is False
+    bot.ok("post", "/tables", {**UNRATED, "visibility": "public"}, status=201)
+    (listed,) = bob.ok("get", "/lobby")["tables"]
+    assert listed["owner_is_bot_account"] is True
+    made = bob.ok("post", "/challenges", {"opponent_id": bot_id, **UNRATED}, status=201)
+    assert (made["challenger_is_bot_account"], made["challenged_is_bot_account"]) == (False, True)
+    rated_seek = bob.ok("post", "/seeks", {**UNRATED, **RATED}, status=201)
+    for language, title in MARK_TITLES.items():
+        pages = pages_in(bob.client, language, ["/lobby/", "/challenges/"])
+        assert pages["/lobby/"].count(">BOT</abbr>") == 2 and title in pages["/lobby/"], language
+        assert pages["/challenges/"].count(">BOT</abbr>") == 1, language  # the challenge bob sent
+        lobby = pages_in(alice.client, language, ["/lobby/"])["/lobby/"]
+        row = lobby[lobby.index(f'data-seek="{rated_seek["id"]}"') :].split("</li>")[0]
+        assert "disabled" in row and f"/challenges/{rated_seek['id']}/accept/" not in row, language
