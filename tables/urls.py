@@ -23,6 +23,7 @@ urlpatterns = [
     path("me/tokens/<int:token_id>/revoke/", views.revoke_token, name="revoke_token"),
     path("me/sessions/", account_views.sessions_page, name="sessions"),
     path("me/tokens/new/", account_views.create_token, name="create_token"),
+    path("me/bot/", account_views.declare_bot_account, name="declare_bot_account"),
     path("me/delete/", account_views.delete_account, name="delete_account"),
     path("me/export/", account_views.data_export_page, name="data_export"),
     path("me/export/<str:key>/", account_views.data_export_download, name="data_export_download"),

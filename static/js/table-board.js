@@ -33,6 +33,7 @@ function playerInfo(box, seat) {
   const name = nameElement(player);
   box.append(name);
   if (player && player.is_bot) box.append(tag(_("robot")));
+  if (player && player.is_bot_account) box.append(botMark());
   if (seat === mySeat()) box.append(tag(_("you")));
   if (v && v.dealer === seat) {
     const chip = document.createElement("span");
@@ -62,6 +63,14 @@ function nameElement(player) {
 
 function tag(text) {
   return element("span", "pill", text);
+}
+
+// A bot account's mark (a program playing through the API, docs/accounts.md), as the pages'
+// templates/tables/_bot_mark.html: "BOT" in both languages, its title translated.
+export function botMark() {
+  const mark = element("abbr", "pill bot-mark", "BOT");
+  mark.title = _("bot account: a program playing through the API");
+  return mark;
 }
 
 function drawFan(box, seat) {

@@ -7,7 +7,7 @@ import { _, fmt } from "./i18n.js";
 import { soundOn } from "./sound.js";
 import { matchSheet, seatUrls, summaryContent } from "./summary.js";
 import { actionFragment, clockText, rematchExpiryText, sentence } from "./texts.js";
-import { drawBoard } from "./table-board.js";
+import { botMark, drawBoard } from "./table-board.js";
 import { drawMoveLog, drawSpectators } from "./table-log.js";
 import {
   $, clear, coach, isLegal, matchArchiveUrl, matchTarget, mySeat, names, plannedKnock, show, suitsUrl, ui, view,
@@ -125,6 +125,7 @@ function drawLobby() {
     } else {
       item.textContent = `${index + 1}. ${seat ? seat.name + (seat.is_bot ? ` (${_("robot")})` : "") : _("free seat")}`;
     }
+    if (seat && seat.is_bot_account) item.append(" ", botMark());
     seats.append(item);
   });
   const owner = ui.state.you.is_owner;

@@ -59,6 +59,22 @@ def update_profile(request: HttpRequest, payload: ProfileIn) -> dict[str, Any]:
     return account_payloads.profile(player)
 
 
+@router.post(
+    "/me/bot",
+    response={200: ProfileOut, **errors(400, 401, 403, 409)},
+    summary="Declare the account a bot account, for good (only before its first game)",
+    description=(
+        "A bot account is a program playing through the API, as Lichess's BOT accounts: marked BOT "
+        "wherever its name is shown, and refused every rated seat (403 `bot_account_unrated`): it "
+        "plays unrated tables. Irreversible. 409 once the account has played a game, or when it is "
+        "one already; 403 for a guest (docs/accounts.md)."
+    ),
+    tags=["me"],
+)
+def declare_bot_account(request: HttpRequest) -> dict[str, Any]:
+    return account_payloads.profile(account_services.declare_bot_account(player_of(request)))
+
+
 @router.put(
     "/me/vacation",
     response={200: ProfileOut, **TABLE_WRITE_ERRORS},

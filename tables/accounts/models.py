@@ -47,6 +47,10 @@ class Player(models.Model):
     # When its account was deleted (tables.accounts.services.deletion): the row stays, emptied,
     # so its finished matches keep their seat for the opponents' archives and ratings.
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # When the account declared itself a bot account (tables.accounts.services.bot_account), for
+    # good: a program that plays through the API, marked "BOT" wherever its name is shown, and only
+    # at unrated tables. Not ``is_bot``: that is the site's own robots, played by the server.
+    bot_account_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -68,6 +72,10 @@ class Player(models.Model):
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
+
+    @property
+    def is_bot_account(self) -> bool:
+        return self.bot_account_at is not None
 
     @property
     def is_guest(self) -> bool:

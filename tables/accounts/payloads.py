@@ -22,6 +22,7 @@ def profile(player: Player) -> dict[str, Any]:
         "time_zone": player.time_zone,
         "alert_prefs": player.alert_prefs,
         "vacation": vacation(player),
+        "bot_account_at": player.bot_account_at.isoformat() if player.bot_account_at else None,
     }
 
 

@@ -43,6 +43,9 @@ class ProfileOut(Schema):
     time_zone: str
     alert_prefs: dict[str, Any]
     vacation: VacationOut
+    bot_account_at: str | None = Field(
+        description="when the account declared itself a bot account (POST /api/me/bot); null: a person"
+    )
 
 
 class VacationIn(Schema):

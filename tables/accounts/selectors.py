@@ -45,3 +45,15 @@ def security_of(user: User) -> dict[str, int | bool]:
         "passkeys": kinds.count(Authenticator.Type.WEBAUTHN),
         "recovery_codes": Authenticator.Type.RECOVERY_CODES in kinds,
     }
+
+
+def has_played(player: Player) -> bool:
+    """Whether ``player`` has sat in any match, finished or not (a bot account may be declared
+    only before its first)."""
+    return Match.objects.filter(Q(table__seat0=player) | Q(table__seat1=player)).exists()
+
+
+def seated_table_ids(player: Player) -> list[int]:
+    """Every table where ``player`` holds a seat, in the order writers lock them."""
+    rows = Table.objects.filter(Q(seat0=player) | Q(seat1=player))
+    return list(rows.order_by("pk").values_list("pk", flat=True))

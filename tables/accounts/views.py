@@ -1,5 +1,5 @@
 """The accounts' own pages: where the account is logged in (/me/sessions/), ending one session
-or every other one; a new API token (/me/tokens/new/); deleting the account (/me/delete/); downloading its data (/me/export/). The profile itself, with the list of
+or every other one; a new API token (/me/tokens/new/); declaring a bot account (/me/bot/); deleting the account (/me/delete/); downloading its data (/me/export/). The profile itself, with the list of
 tokens, is served with the tables' pages (tables/play/views.py)."""
 
 from __future__ import annotations
@@ -63,6 +63,23 @@ def create_token(request: HttpRequest) -> HttpResponse:
         messages.error(request, error.message)
         return redirect("profile")
     return render(request, "tables/token_created.html", {"token": token, "raw": raw})
+
+
+@login_required
+@require_POST
+def declare_bot_account(request: HttpRequest) -> HttpResponse:
+    """The profile's MAKE THIS A BOT ACCOUNT form, with its box ticked: for good."""
+    assert isinstance(request.user, User)  # login_required
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, translation.gettext("Tick the box to make this a bot account."))
+        return redirect("profile")
+    try:
+        account_services.declare_bot_account(identity.player_for_user(request.user))
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, translation.gettext("This account is a bot account now."))
+    return redirect("profile")
 
 
 def _end_of_day(value: str, time_zone: str) -> dt.datetime | None:

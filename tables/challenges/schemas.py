@@ -32,8 +32,10 @@ class ChallengeOut(Schema):
     status: str = Field(description="open, accepted, declined, withdrawn or lapsed")
     challenger: str
     challenger_id: int
+    challenger_is_bot_account: bool = Field(description="a bot account (shown BOT): it plays unrated only")
     challenged: str | None
     challenged_id: int | None
+    challenged_is_bot_account: bool
     ruleset: str
     turn_seconds: int
     pace: str = Field(description="slow (a turn clock of 12 h or more) or live")

@@ -29,6 +29,7 @@ from tables.play.services.matches import start_match
 from tables.play.services.seats import check_table_options, create_table, join_table
 from tables.ratings import glicko2
 from tables.ratings.models import Rating
+from tables.ratings.services import require_rated_seat
 from tables.social import selectors as social
 
 MAX_OPEN_CHALLENGES = 10  # sent and still open, per account
@@ -123,6 +124,9 @@ def _offer(
     rating_range: dict[str, int | None] | None = None,
 ) -> Challenge:
     rules_value = check_table_options(**options)
+    require_rated_seat(challenger, bool(options.get("rated")))
+    if challenged is not None:
+        require_rated_seat(challenged, bool(options.get("rated")))
     now = timezone.now()
     with transaction.atomic():
         # The challenger's row serializes their offers, so two at once cannot both pass the limit.
@@ -160,6 +164,7 @@ def accept(challenge_id: int, actor: Player) -> Outcome:
             raise Conflict("This is your own offer.")
         _require_account(actor, "Sign up to accept challenges and take seeks.")
         _require_open(challenge)
+        require_rated_seat(actor, bool(challenge.options.get("rated")))
         if social.blocked_between(challenge.challenger_id, actor.pk):
             raise Forbidden(
                 gettext("You cannot play %(name)s.") % {"name": challenge.challenger.display_name}

@@ -48,6 +48,19 @@ class ReauthenticationRequired(Forbidden):
     code = "reauthentication_required"
 
 
+class BotAccountUnrated(Forbidden):
+    """A bot account (docs/accounts.md) asking for a rated seat: bot accounts play unrated only."""
+
+    code = "bot_account_unrated"
+
+
+class RatedMoveByToken(Forbidden):
+    """A move sent with an API token at a rated table: a person plays rated games on the site's
+    pages, and a bot account never sits at a rated table."""
+
+    code = "rated_move_by_token"
+
+
 class NotFound(ServiceError):
     status = 404
     code = "not_found"

@@ -232,7 +232,12 @@ class TableConsumer(LiveConsumer):
             return
         try:
             outcome = await db(services.apply_move)(
-                self.table_id, self.player, action, expected, client_move_id=move_id
+                self.table_id,
+                self.player,
+                action,
+                expected,
+                client_move_id=move_id,
+                by_token=self.caller.via == "token",
             )
         except rules.IllegalMove as error:
             await self.send_error(400, "illegal_move", str(error), client_move_id=move_id)

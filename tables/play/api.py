@@ -97,6 +97,7 @@ def move(request: HttpRequest, token: str, payload: MoveIn) -> dict[str, Any]:
         payload.expected_version,
         client_move_id=payload.client_move_id,
         card=payload.card,
+        by_token=caller_of(request).via == "token",
     )
     assert outcome.move is not None  # a move's outcome holds the move
     return {

@@ -26,6 +26,7 @@ def player_summary(player: Player | None) -> dict[str, Any] | None:
         "is_bot": player.is_bot,
         "bot_level": player.bot_level or None,
         "is_guest": player.is_guest,
+        "is_bot_account": player.is_bot_account,
         "vacation_until": vacation_until(player),
         "player_url": player_url(player),
     }
@@ -320,6 +321,7 @@ def lobby_row(table: Table) -> dict[str, Any]:
         "target": table.ruleset.get("target"),
         "hollywood": bool(table.ruleset.get("hollywood")),
         "owner": table.owner.name,
+        "owner_is_bot_account": table.owner.is_bot_account,
         "owner_url": player_url(table.owner),
         "rated": table.rated,
         "turn_seconds": table.turn_seconds,

@@ -190,6 +190,7 @@ class LobbyRowOut(Schema):
     target: int | None
     hollywood: bool = Field(description="Hollywood scoring: three games at once")
     owner: str
+    owner_is_bot_account: bool = Field(description="the owner is a bot account (shown BOT)")
     owner_url: str | None = Field(description="the owner's player page; null for a guest")
     rated: bool
     turn_seconds: int

@@ -208,6 +208,9 @@ class SeatOut(Schema):
     is_bot: bool
     bot_level: Literal["tito", "carmen", "luna"] | None
     is_guest: bool
+    is_bot_account: bool = Field(
+        description="a bot account: a program playing through the API, shown with a BOT mark (docs/accounts.md)"
+    )
     vacation_until: str | None = Field(description="while on vacation: when it ends")
     player_url: str | None = Field(description="the account's player page; null for guests and robots")
 

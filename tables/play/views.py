@@ -299,6 +299,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "languages": Player.Language.choices,
         "api_tokens": identity.live_api_tokens(player.user) if player.user is not None else [],
         "security": account_selectors.security_of(player.user) if player.user is not None else None,
+        "may_become_bot": player.user is not None and not account_selectors.has_played(player),
         "now": timezone.now(),
         "vacation": (vacation := account_payloads.vacation(player)),
         "vacation_last_day": dt.date.fromisoformat(vacation["last_day"]) if vacation["last_day"] else None,

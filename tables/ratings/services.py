@@ -13,8 +13,10 @@ import datetime as dt
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tables.accounts.models import Player
+from tables.core.errors import BotAccountUnrated
 from tables.play.models import Match, Move, Table
 from tables.ratings import glicko2
 from tables.ratings.models import Rating, RatingChange
@@ -101,3 +103,13 @@ def _apply(
 def may_sit_at(table: Table, player: Player) -> bool:
     """Only accounts sit at a rated table: guests and robots are unrated."""
     return not table.rated or (player.user_id is not None and not player.is_bot)
+
+
+def require_rated_seat(player: Player, rated: bool) -> None:
+    """A bot account is refused any rated seat (a table, a challenge, a seek, a rematch): it plays
+    unrated games only. Raises BotAccountUnrated."""
+    if rated and player.is_bot_account:
+        raise BotAccountUnrated(
+            gettext("%(name)s is a bot account: bot accounts play unrated games only.")
+            % {"name": player.name}
+        )

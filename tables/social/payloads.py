@@ -73,7 +73,7 @@ def head_to_head_text(record: HeadToHead, other: Player) -> str:
     if not record.matches or record.last_on is None:
         return ""
     return gettext("you against %(name)s: %(won)d won, %(lost)d lost, last on %(day)s") % {
-        "name": other.display_name,
+        "name": other.name,
         "won": record.won,
         "lost": record.lost,
         "day": date_format(timezone.localtime(record.last_on), "MONTH_DAY_FORMAT"),

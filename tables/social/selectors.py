@@ -26,6 +26,12 @@ def account(player_id: int) -> Player | None:
     return Player.objects.filter(pk=player_id, user__isnull=False, is_bot=False).first()
 
 
+def past_opponent(player_id: int) -> Player | None:
+    """An account, or a deleted one: its finished matches stay in the opponents' head-to-head."""
+    rows = Player.objects.filter(pk=player_id, is_bot=False)
+    return rows.filter(Q(user__isnull=False) | Q(deleted_at__isnull=False)).first()
+
+
 # -- follow ------------------------------------------------------------------------------
 
 

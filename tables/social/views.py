@@ -100,8 +100,11 @@ def presence_setting(request: HttpRequest) -> HttpResponse:
 
 
 def versus_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """The finished matches between the visitor and another account, linking to the archive."""
-    other = _account_or_404(player_id)
+    """The finished matches between the visitor and another account (or a deleted one, named
+    "deleted player"), linking to the archive."""
+    other = selectors.past_opponent(player_id)
+    if other is None:
+        raise Http404("There is no such player.")
     viewer = identity.player_for_request(request)
     if viewer is None or viewer.user_id is None or viewer.pk == other.pk:
         raise Http404("There is no such list.")

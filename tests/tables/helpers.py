@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from allauth.account.models import EmailAddress
@@ -61,6 +62,18 @@ def make_account_client(email: str, *, staff: bool = False) -> ApiClient:
     api = ApiClient(client, name=email)
     api.user = user
     return api
+
+
+def pages_in(client: Client, language: str, paths: Iterable[str]) -> dict[str, str]:
+    """Each page in ``language`` (its cookie and header, as a browser sends them), each answering
+    200: their HTML by path."""
+    client.cookies["django_language"] = language
+    pages = {}
+    for path in paths:
+        response = client.get(path, HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 200, (language, path, response.status_code)
+        pages[path] = response.content.decode()
+    return pages
 
 
 def open_table(owner: ApiClient, **options: Any) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""The writers of accounts: the profile, a guest adopted by its account, vacation, login sessions, deleting the account, its data export."""
+"""The writers of accounts: the profile, a guest adopted by its account, vacation, login sessions, deleting the account, its data export, declaring a bot account."""
 
+from tables.accounts.services.bot_account import declare_bot_account
 from tables.accounts.services.data_export import (
     build_export,
     export_by_key,
@@ -15,6 +16,7 @@ from tables.accounts.services.vacation import declare_vacation, end_vacation, ex
 __all__ = [
     "adopt_guest",
     "build_export",
+    "declare_bot_account",
     "declare_vacation",
     "delete_account",
     "end_other_sessions",

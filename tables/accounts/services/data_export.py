@@ -105,6 +105,7 @@ def archive(player: Player) -> dict[str, Any]:
             "language": player.language,
             "time_zone": player.time_zone,
             "deck_design": player.deck_design,
+            "bot_account_at": player.bot_account_at,
         },
         "alerts": {
             "settings": player.alert_prefs,

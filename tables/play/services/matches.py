@@ -22,7 +22,7 @@ from tables.play.services.common import (
     seat_of,
     start_clock,
 )
-from tables.ratings.services import rate_match
+from tables.ratings.services import rate_match, require_rated_seat
 
 
 def start_match(table_ref: TableRef, actor: Player, expected_version: int | None = None) -> Outcome:
@@ -42,7 +42,11 @@ def start_match(table_ref: TableRef, actor: Player, expected_version: int | None
 
 
 def begin_match(table: Table, number: int) -> Deal:
-    """Match ``number`` of the table and its first deal (the caller bumps and announces)."""
+    """Match ``number`` of the table and its first deal (the caller bumps and announces). At a
+    rated table both seats are read afresh: one that became a bot account since it sat is refused."""
+    if table.rated:
+        for seated in Player.objects.filter(pk__in=(table.seat0_id, table.seat1_id)):
+            require_rated_seat(seated, rated=True)
     record = engine.new_match(engine.ruleset_of(table.ruleset))
     match = Match.objects.create(
         table=table,

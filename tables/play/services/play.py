@@ -10,11 +10,12 @@ from collections.abc import Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 import rules
 from tables.accounts.models import Player
 from tables.core.announcements import ChangeKind
-from tables.core.errors import Conflict, Forbidden, ServiceError, StaleVersion
+from tables.core.errors import Conflict, Forbidden, RatedMoveByToken, ServiceError, StaleVersion
 from tables.core.writes import CompiledInsert, CompiledUpdate, WriteBatch
 from tables.play import engine
 from tables.play.models import Deal, Match, Move, Table
@@ -57,6 +58,16 @@ DEAL_PLAY_FIELDS = (
 )
 
 _SAVE_PLAY = CompiledUpdate(Deal, DEAL_PLAY_FIELDS)
+
+
+def rated_move_by_token_refusal() -> str:
+    """Why a move sent with an API token at a rated table is refused (HTTP and the socket)."""
+    return gettext(
+        "This table is rated: a person plays rated games on the site's pages, not through an API "
+        "token. Programs play unrated tables, from a bot account."
+    )
+
+
 _INSERT_MOVE = CompiledInsert(Move)
 
 
@@ -75,11 +86,13 @@ def apply_move(
     client_move_id: str | None = None,
     source: str = Move.Source.PLAYER,
     card: str | None = None,
+    by_token: bool = False,
 ) -> Outcome:
     """Play one action for the actor's seat. Raises rules.IllegalMove (with the engine's reason)
-    or a ServiceError; a repeated ``client_move_id`` returns the first move without replaying it."""
+    or a ServiceError; a repeated ``client_move_id`` returns the first move without replaying it.
+    ``by_token``: sent with an API token (HTTP or socket), refused at a rated table."""
     try:
-        return _apply_move(table_ref, actor, action, expected_version, client_move_id, source, card)
+        return _apply_move(table_ref, actor, action, expected_version, client_move_id, source, card, by_token)
     except StaleVersion:
         raise  # the table had moved on: _apply_move looked the id up already
     except (IntegrityError, ServiceError, rules.IllegalMove):
@@ -104,10 +117,13 @@ def _apply_move(
     client_move_id: str | None,
     source: str,
     card: str | None,
+    by_token: bool,
 ) -> Outcome:
     with transaction.atomic():
         table, deal = lock_table_and_deal(table_ref)
         seat = seat_of(table, actor)
+        if by_token and table.rated:
+            raise RatedMoveByToken(rated_move_by_token_refusal())
         deal = deal or lock_current_deal(table)  # without a deal: "the match has not started"
         # A move already applied has moved the table past the version its client sent: only
         # then is its id looked up first (the move log lookup costs as much as the move).

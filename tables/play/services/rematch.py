@@ -12,6 +12,7 @@ from tables.play.models import Deal, Match, Table
 from tables.play.selectors import TableRef, lapsed_rematch_offers, rematch_lapsed
 from tables.play.services.common import Outcome, announce, bump, lock_table, seat_of
 from tables.play.services.matches import begin_match
+from tables.ratings.services import require_rated_seat
 
 REMATCH_FIELDS = ("rematch_offered_by", "rematch_declined_by", "rematch_offered_at")
 
@@ -23,6 +24,7 @@ def offer_rematch(table_ref: TableRef, actor: Player) -> Outcome:
         table = lock_table(table_ref)
         seat = seat_of(table, actor)
         _require_match_over(table)
+        require_rated_seat(actor, table.rated)
         if table.rematch_offered_by == 1 - seat:
             return _accept(table, seat)
         if table.rematch_offered_by == seat:

@@ -23,7 +23,7 @@ from tables.play.services.common import (
     require_owner,
     seat_of,
 )
-from tables.ratings.services import may_sit_at
+from tables.ratings.services import may_sit_at, require_rated_seat
 from tables.social.selectors import blocked_between
 
 FORFEIT_AFTER_RANGE = range(1, 11)
@@ -37,6 +37,7 @@ def create_table(owner: Player, **options: Any) -> Table:
         options.pop(rules_option, None)
     if options.get("rated") and (owner.user_id is None or owner.is_bot):
         raise Forbidden("Rated tables are for accounts: sign up or log in to open one.")
+    require_rated_seat(owner, bool(options.get("rated")))
     move_log = options.pop("move_log", None)
     if move_log is None:  # on for a slow clock, off for a live one
         move_log = options.get("turn_seconds", Table.DEFAULT_TURN_SECONDS) >= Table.SLOW_CLOCK_SECONDS
@@ -87,6 +88,7 @@ def join_table(table_ref: TableRef, player: Player) -> Outcome:
         free = _free_seats(table)
         if not free:
             return Outcome(table, None)
+        require_rated_seat(player, table.rated)
         if not may_sit_at(table, player):
             raise Forbidden("This table is rated: only players with an account sit here. Sign up or log in.")
         _refuse_blocked(table, player)

@@ -76,6 +76,7 @@ def test_the_archive_is_built_in_the_background_and_round_trips_its_matches(
 
     assert data["format"] == "ginmesa-data-export/1"
     assert data["profile"]["email_addresses"][0]["email"] == "alice@example.com"
+    assert data["profile"]["bot_account_at"] is None  # a person (tests/tables/accounts/test_bot_accounts.py)
     assert data["alerts"]["settings"]["digest"] is True
     assert [line["text"] for line in data["chat"]] == ["good luck"]
     history = data["ratings"]["history"]

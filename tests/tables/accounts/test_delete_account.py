@@ -6,6 +6,7 @@ on every page that showed the account, which still answer 200 (its own page answ
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,12 +16,16 @@ from django.db import models
 from django.test import Client
 from django.utils import translation
 
+from bots.review import REVIEW_SETTINGS
+from config.celery import app
 from tables.accounts.models import ApiToken, Player
 from tables.alerts.models import InboxItem, PushSubscription
 from tables.play.models import ChatMessage, Match, Table
 from tables.ratings.models import RatingChange
+from tables.reviews import services as reviews
+from tables.reviews.models import DealReview
 from tables.social.models import Block, Follow, MatchNote, Report, SocialSettings
-from tests.tables.helpers import ApiClient, make_account_client, open_table, started
+from tests.tables.helpers import ApiClient, make_account_client, open_table, pages_in, play_deal, started
 from tests.tables.rating_helpers import both_have_moved
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +33,7 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "a long enough password 1"
 RATED = {"rated": True, "turn_seconds": 86400}
 SECRET_CHAT = "my secret chat line"
+CHEAP_REVIEW = replace(REVIEW_SETTINGS, draw_samples=8, discard_samples=6)  # who sees what, not its cost
 
 # Every column of every model that points at an account (its player or its login), and what
 # deletion does with it: "erased" (no row points at the deleted account any more) or "kept"
@@ -85,6 +91,7 @@ PLAYER_COLUMNS: dict[str, str] = {
     "vacation_until": "erased (null)",
     "created_at": "kept: no personal data, the row's age",
     "deleted_at": "set: when it was deleted",
+    "bot_account_at": "kept: its matches were a program's, which the opponents' archives still show (BOT)",
 }
 
 
@@ -106,8 +113,9 @@ def password_login(email: str) -> ApiClient:
 
 
 def full_account() -> dict[str, Any]:
-    """Alice with a finished rated match against Bob (chat, a mute), a running one, an unplayed
-    table, a push subscription, a token, alert settings; logged in with her password just now."""
+    """Alice with a finished rated match against Bob (its first deal played out, chat, a mute), a
+    running one, an unplayed table, a push subscription, a token, alert settings; logged in with
+    her password just now."""
     alice, bob = make_account_client("alice@example.com"), make_account_client("bob@example.com")
     alice.ok("patch", "/me", {"display_name": "Alice Unique", "alert_prefs": {"digest": True}})
     finished, players = started(alice, bob, **RATED)
@@ -118,8 +126,8 @@ def full_account() -> dict[str, Any]:
         f"/tables/{finished}/chat/mute",
         {"seat": Table.objects.get(invite_token=finished).seat_of(Player.objects.get(user=bob.user))},
     )
-    both_have_moved(finished, players)
-    alice.ok("post", f"/tables/{finished}/resign", {})
+    if play_deal(finished, players)["status"] != "match_over":  # a kept deal, to replay and review
+        alice.ok("post", f"/tables/{finished}/resign", {})
     running, seats = started(bob, alice, **RATED)
     both_have_moved(running, seats)
     unplayed = open_table(alice)["table"]
@@ -163,9 +171,19 @@ def test_every_column_pointing_at_an_account_is_classified():
     assert {field.name for field in Player._meta.concrete_fields} == set(PLAYER_COLUMNS)
 
 
-def test_deleting_from_the_page_erases_every_personal_column_and_keeps_the_matches():
+def test_deleting_from_the_page_erases_every_personal_column_and_keeps_the_matches(
+    monkeypatch, django_capture_on_commit_callbacks
+):
     world = full_account()
     alice, bob, player = world["alice"], world["bob"], world["player"]
+    finished = world["finished"]
+    # LUNA's review of the kept deal, asked by Alice (computed inline, on a small budget).
+    monkeypatch.setitem(app.conf, "task_always_eager", True)
+    monkeypatch.setattr(reviews, "REVIEW_SETTINGS", CHEAP_REVIEW)
+    review = f"/matches/{finished.pk}/deals/1/review"
+    with django_capture_on_commit_callbacks(execute=True):
+        alice.ok("post", review, status=202)
+    assert set(DealReview.objects.values_list("status", "requested_by")) == {("done", player.pk)}
     # allauth asks for the password again even just after a login (its reauthentication flow).
     asked = alice.client.get("/me/delete/")
     assert asked.status_code == 302 and "/accounts/reauthenticate/" in asked["Location"]
@@ -206,22 +224,31 @@ def test_deleting_from_the_page_erases_every_personal_column_and_keeps_the_match
     assert RatingChange.objects.filter(match=running).count() == 2
     assert not Table.objects.filter(invite_token=world["unplayed"]).exists()
 
-    finished = world["finished"]
     bob_player = Player.objects.get(user=bob.user)
+    deal = finished.deals.get(number=1)
+    named = (
+        "/me/archive/",
+        f"/matches/{finished.pk}/",
+        f"/matches/{finished.pk}/deals/1/",
+        f"/players/{bob_player.pk}/",
+        f"/players/{player.pk}/versus/",
+    )
     for language, shown in (("en", "deleted player"), ("es", "jugador eliminado")):
-        bob.client.cookies["django_language"] = language
-        for path in (
-            "/me/archive/",
-            f"/matches/{finished.pk}/",
-            f"/players/{bob_player.pk}/",
-            f"/t/{finished.table.invite_token}/",
-            "/leaderboard/",
-        ):
-            response = bob.client.get(path, HTTP_ACCEPT_LANGUAGE=language)
-            assert response.status_code == 200, path
-            if path != "/leaderboard/":
-                assert shown in response.content.decode(), (language, path)
+        pages = pages_in(
+            bob.client, language, [*named, f"/t/{finished.table.invite_token}/", "/leaderboard/"]
+        )
+        for path in (*named, f"/t/{finished.table.invite_token}/"):
+            assert shown in pages[path], (language, path)
     assert bob.client.get(f"/players/{player.pk}/").status_code == 404
+    # The kept deal's stored review (both seats), which no longer names who asked for it.
+    answer = bob.ok("get", review)
+    assert [(row["seat"], row["status"]) for row in answer["reviews"]] == [(0, "done"), (1, "done")]
+    assert all(row["result"]["decisions"] for row in answer["reviews"])
+    assert set(DealReview.objects.values_list("requested_by", flat=True)) == {None}
+    staff = make_account_client("staff@example.com", staff=True)
+    for language, shown in (("en", "deleted player"), ("es", "jugador eliminado")):
+        page = pages_in(staff.client, language, [f"/staff/replay/{deal.pk}/"])
+        assert shown in page[f"/staff/replay/{deal.pk}/"], language
     state = bob.state(finished.table.invite_token)
     assert "jugador eliminado" in json.dumps(state, ensure_ascii=False)  # the API in its language
     with translation.override("en"):

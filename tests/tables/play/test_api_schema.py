@@ -108,6 +108,7 @@ def test_the_state_schema_names_the_main_properties():
         "is_bot",
         "bot_level",
         "is_guest",
+        "is_bot_account",
         "vacation_until",
         "player_url",
     }

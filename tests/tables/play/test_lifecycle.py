@@ -42,6 +42,7 @@ def test_guest_joins_by_link_plays_and_converts_keeping_the_match(alice):
         "is_bot": False,
         "bot_level": None,
         "is_guest": True,
+        "is_bot_account": False,
         "vacation_until": None,
         "player_url": None,
     }
@@ -280,6 +281,7 @@ def test_owner_adds_a_bot_and_the_bot_is_handed_its_turn(
         "is_bot": True,
         "bot_level": "luna",
         "is_guest": False,
+        "is_bot_account": False,
         "vacation_until": None,
         "player_url": None,
     }
