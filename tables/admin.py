@@ -246,6 +246,7 @@ class ReportAdmin(ModelAdmin):
         "text",
         "created_at",
         "chat_around",
+        "reported_match",
         "matches",
         "earlier",
         "handled_by",
@@ -285,6 +286,30 @@ class ReportAdmin(ModelAdmin):
             for row in [*before, *after]
         ]
         return format_html("<ul>{}</ul>", format_html_join("", "{}", ((line,) for line in lines)))
+
+    @admin.display(description="the reported match")
+    def reported_match(self, report: Report) -> str:
+        """The match reported: its archive page, and each deal's move log and staff replay."""
+        if report.match_id is None:
+            return "—"
+        deals = Deal.objects.filter(match_id=report.match_id).order_by("number")
+        return format_html(
+            '<a href="{}">match (archive)</a> · <a href="{}">admin</a><ul>{}</ul>',
+            reverse("match_archive", args=[report.match_id]),
+            reverse("admin:tables_match_change", args=[report.match_id]),
+            format_html_join(
+                "",
+                '<li>deal {}: <a href="{}">move log</a> · <a href="{}">replay</a></li>',
+                (
+                    (
+                        deal.number,
+                        reverse("admin:tables_deal_change", args=[deal.pk]),
+                        reverse("replay", args=[deal.pk]),
+                    )
+                    for deal in deals
+                ),
+            ),
+        )
 
     @admin.display(description="the table's matches")
     def matches(self, report: Report) -> str:

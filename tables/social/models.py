@@ -61,8 +61,9 @@ class SocialSettings(models.Model):
 
 
 class Report(models.Model):
-    """A player's report of another account (from its page, or of one chat message at a table),
-    for staff: the admin's queue of open reports, each handled with who did it, when and why."""
+    """A player's report of another account (from its page, of one chat message at a table, or
+    of one match it played), for staff: the admin's queue of open reports, each closed with who
+    did it, when and why, every action on the account logged (ModerationAction)."""
 
     class Reason(models.TextChoices):
         ABUSE = "abuse", _("Insults or harassment")
@@ -86,6 +87,7 @@ class Report(models.Model):
     chat_message = models.ForeignKey(
         ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
