@@ -111,6 +111,37 @@ class Report(models.Model):
         return f"{self.reporter} reports {self.reported} ({self.reason})"
 
 
+class ModerationAction(models.Model):
+    """One thing staff did about an account, kept one by one (tables.social.services.moderation):
+    who did it, what, why, when and, for a mute, until when. A report closed is an action too."""
+
+    class Kind(models.TextChoices):
+        DISMISS = "dismiss", "Report dismissed"
+        HANDLE = "handle", "Report handled"
+        WARN = "warn", "Warned (told in the inbox)"
+        MUTE = "mute", "Chat muted"
+        SUSPEND = "suspend", "Suspended"
+        UNSUSPEND = "unsuspend", "Suspension lifted"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")  # the account acted on
+    report = models.ForeignKey(
+        Report, null=True, blank=True, on_delete=models.SET_NULL, related_name="actions"
+    )
+    staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "created_at"], name="moderation_by_player")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.player}"
+
+
 class MatchNote(models.Model):
     """A player's private notes on one match, typed at its table (what the opponent picked and
     threw, a plan): shown to its author only, at the table and on the match's archive pages;

@@ -1,5 +1,6 @@
 """The social room's writers: follow and unfollow, block and unblock, hide one's presence,
-report a player (or a chat message, or a match) to staff and close a report.
+report a player (or a chat message, or a match) to staff; staff's actions on reports and
+accounts are in ``moderation``.
 
 Each refuses with a clear error (tables.core.errors): following or blocking oneself, twice, a
 player who is not an account, past the limits. A block ends what the two had going between
@@ -9,7 +10,6 @@ them that is not a match: follows both ways and open challenges; a running match
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -190,34 +190,6 @@ def readable_message(reporter: Player, author: Player, message_id: int) -> ChatM
         if readable:
             return message
     raise NotFound(gettext("There is no such message."))
-
-
-MAX_MUTE_DAYS = 365
-
-
-def handle_report(report_row: Report, staff: Any, status: str, note: str, mute_days: int = 0) -> Report:
-    """Staff close a report (dismissed or handled), saying why; who and when are kept with it.
-    ``mute_days``: handled by muting the reported account's chat at every table that long."""
-    if status not in (Report.Status.DISMISSED, Report.Status.HANDLED):
-        raise BadRequest("A report is closed as dismissed or handled.", field="status")
-    if not note.strip():
-        raise BadRequest("Say what was done and why.", field="staff_note")
-    if mute_days and (status != Report.Status.HANDLED or not 0 < mute_days <= MAX_MUTE_DAYS):
-        raise BadRequest(f"A mute is 1 to {MAX_MUTE_DAYS} days, on a report handled.", field="mute_days")
-    now = timezone.now()
-    with transaction.atomic():
-        if mute_days:
-            until = now + dt.timedelta(days=mute_days)
-            SocialSettings.objects.update_or_create(
-                player_id=report_row.reported_id, defaults={"chat_muted_until": until}
-            )
-            report_row.muted_until = until
-        report_row.status = status
-        report_row.staff_note = note.strip()
-        report_row.handled_by = staff
-        report_row.handled_at = now
-        report_row.save(update_fields=["status", "staff_note", "handled_by", "handled_at", "muted_until"])
-    return report_row
 
 
 NOTE_MAX_CHARS = 4000
