@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tables.accounts.identity import player_for_user
 from tables.accounts.models import Player
 from tables.alerts.models import InboxItem
 from tables.core.errors import BadRequest, Conflict
@@ -132,3 +133,31 @@ def test_staff_act_on_an_account_from_the_moderation_log(ana, ben, staff, django
         moderation.mute_chat(ben.player, staff.user, "x", days=0)
     assert ana.client.get("/admin/tables/moderationaction/").status_code == 302  # staff only
     play_services.post_chat(token, ana.player, "still free")  # Ana is not muted
+
+
+def test_the_queue_suspends_from_a_report_refuses_what_cannot_be_done_and_keeps_closed_ones(
+    ana, ben, staff, django_capture_on_commit_callbacks
+):
+    other_staff = make_account_client("staff2@example.com", staff=True)
+    staff_report = services.report(ana.player, player_for_user(other_staff.user), "abuse")
+    url = f"/admin/tables/report/{staff_report.pk}/change/"
+    refused = staff.client.post(url, {"status": "handled", "staff_note": "no", "suspend": "on"})
+    assert refused.status_code == 200 and "not suspended from here" in refused.content.decode()
+    report = services.report(ana.player, ben.player, "abuse")
+    url = f"/admin/tables/report/{report.pk}/change/"
+    with django_capture_on_commit_callbacks(execute=True):
+        done = staff.client.post(url, {"status": "handled", "staff_note": "Threats.", "suspend": "on"})
+    assert done.status_code == 302
+    assert list(ModerationAction.objects.order_by("pk").values_list("kind", flat=True)) == [
+        "handle",
+        "suspend",
+    ]
+    assert not Player.objects.get(pk=ben.player.pk).user.is_active
+    assert ben.client.get("/api/me").status_code == 401
+    # A closed report shows what was done and changes no more.
+    page = staff.client.get(url).content.decode()
+    assert "Threats." in page and 'name="staff_note"' not in page
+    staff.client.post(url, {"status": "dismissed", "staff_note": "changed my mind"})
+    report.refresh_from_db()
+    assert (report.status, report.staff_note) == ("handled", "Threats.")
+    assert ModerationAction.objects.count() == 2
