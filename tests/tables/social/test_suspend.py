@@ -157,3 +157,24 @@ def test_only_accounts_are_suspended():
         with pytest.raises(BadRequest):
             moderation.suspend(player, staff, "not an account")
     assert not ModerationAction.objects.exists()
+
+
+@pytest.mark.parametrize("suspension_first", [True, False])
+def test_in_either_order_the_match_ends_once(suspension_first):
+    """The two orders the race above may take, each made to happen: the suspension first (the
+    opponent's last move then finds the match over), or the last move first (the suspension then
+    finds nothing running)."""
+    staff = staff_user()
+    token, players = rated_game()
+    mover, body = to_last_move(token, players)
+    other = player_for_user((players[1] if players[0] is mover else players[0]).user)
+    if suspension_first:
+        moderation.suspend(other, staff, "Cheating.")
+        late = mover.client.post(f"/api/tables/{token}/moves", body, content_type="application/json")
+        assert late.status_code == 409
+    else:
+        mover.ok("post", f"/tables/{token}/moves", body)
+        moderation.suspend(other, staff, "Cheating.")
+    outcome = Match.objects.get(table__invite_token=token).outcome
+    assert outcome == (Match.Outcome.RESIGNED if suspension_first else Match.Outcome.COMPLETED)
+    rated_once(token)
