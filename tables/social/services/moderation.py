@@ -8,10 +8,11 @@ A suspension makes the account's user inactive in the same transaction as its lo
 that commit its login sessions and API tokens identify nobody (Django's authentication backends
 and tables.accounts.identity refuse an inactive user) and logging in is refused. Its open
 challenges and seeks close in that transaction. Then its sessions are ended, which closes their
-sockets (tables.accounts.services.sessions), its rematch offers are withdrawn and each running
-match ends by its resignation through play's writer, under the table's lock: a last move racing
-the suspension either ends the match first (the resignation then finds it over) or finds it
-over, and the ratings move once, in play's ``end_match``, either way.
+sockets (tables.accounts.services.sessions), its rematch offers are withdrawn, each running match
+ends by its resignation through play's writer, and it leaves the tables where no match has begun
+(its own are removed, as a deleted account's). A resignation runs under the table's lock: a last
+move racing the suspension either ends the match first (the resignation then finds it over) or
+finds it over, and the ratings move once, in play's ``end_match``, either way.
 """
 
 from __future__ import annotations
@@ -168,7 +169,8 @@ def _suspend(player: Player, staff: Any, reason: str, report: Report | None = No
 
 def _end_what_it_has_going(player: Player) -> None:
     """After the suspension's commit: its sockets close, its rematch offers go, its running
-    matches end by its resignation (one the match's end raced to first is left as it ended)."""
+    matches end by its resignation (one the match's end raced to first is left as it ended), and
+    it leaves the tables where no match has begun."""
     end_sessions(list(UserSession.objects.filter(user_id=player.user_id)))
     seated = Q(seat0=player) | Q(seat1=player)
     offered = Table.objects.filter(seated, rematch_offered_by__isnull=False)
@@ -182,6 +184,9 @@ def _end_what_it_has_going(player: Player) -> None:
             play.resign(table_id, player)
         except Conflict:
             continue  # it ended meanwhile (the last move, a timeout): rated once, there
+    unplayed = Table.objects.filter(seated | Q(owner=player), current_deal__isnull=True)
+    for table_id in unplayed.values_list("pk", flat=True):
+        play.leave_for_good(table_id, player)  # nobody waits at its tables for a match it cannot play
 
 
 def _mute(

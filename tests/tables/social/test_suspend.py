@@ -15,7 +15,7 @@ from tables.accounts.models import Player
 from tables.challenges.models import Challenge
 from tables.core.errors import BadRequest, Conflict
 from tables.play import services as play_services
-from tables.play.models import Match
+from tables.play.models import Match, Table
 from tables.social import services
 from tables.social.models import ModerationAction
 from tables.social.services import moderation
@@ -87,6 +87,7 @@ def test_a_suspended_account_is_logged_out_refused_and_its_matches_and_offers_en
     assert (match.status, match.outcome) == (Match.Status.OVER, Match.Outcome.RESIGNED)
     assert match.winner == match.table.seat_of(player_for_user(ben.user))
     rated_once(running)
+    assert not Table.objects.filter(invite_token=table).exists()  # its table never played: gone
     statuses = dict(Challenge.objects.values_list("pk", "status"))
     assert statuses[to_ana["id"]] == statuses[seek["id"]] == Challenge.Status.WITHDRAWN
     assert statuses[from_ben["id"]] == Challenge.Status.DECLINED
