@@ -1,5 +1,6 @@
-"""Admin: review tables, matches, deals and their move logs; hide chat; export replays; the
-queue of players' reports."""
+"""Admin: review tables, matches, deals and their move logs; hide chat; export replays. The
+queue of players' reports and staff's moderation are the social room's (tables/social/admin.py),
+registered from here."""
 
 from __future__ import annotations
 
@@ -12,16 +13,14 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path, reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 
 from tables.accounts.models import ApiToken, Player, Vacation
 from tables.play import payloads
 from tables.play.models import ChatMessage, Deal, Match, Move, Table
-from tables.social import services as social_services
-from tables.social.models import Report
+from tables.social import admin as social_admin  # noqa: F401  (registers the reports and moderation)
 
 PLAYER_SEARCH = ("display_name", "user__email")
-CHAT_AROUND = 6  # messages shown before and after a reported one
 
 if TYPE_CHECKING:  # django-stubs' admin classes are generic; Django's are not subscriptable
     ModelAdmin = admin.ModelAdmin[Any]
@@ -73,10 +72,16 @@ class ReadOnlyAdmin(ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(ModelAdmin):
-    list_display = ("display_name", "user", "is_bot", "bot_level", "language", "created_at")
-    list_filter = ("is_bot", "language", "deck_design")
+    list_display = ("display_name", "user", "is_bot", "bot_level", "language", "created_at", "suspended")
+    list_filter = ("is_bot", "language", "deck_design", "user__is_active")
+    list_select_related = ("user",)
     search_fields = PLAYER_SEARCH
     readonly_fields = ("guest_key", "created_at", "vacation_started_at", "vacation_until")
+
+    @admin.display(description="suspended", boolean=True)
+    def suspended(self, player: Player) -> bool:
+        """Suspended by staff (its user inactive: tables.social.services.moderation)."""
+        return player.user is not None and not player.user.is_active
 
 
 @admin.register(Vacation)
@@ -203,137 +208,3 @@ class ApiTokenAdmin(ModelAdmin):
     list_display = ("prefix", "name", "user", "created_at", "last_used_at", "revoked_at")
     search_fields = ("user__email", "name", "prefix")
     readonly_fields = ("prefix", "token_hash", "created_at", "last_used_at")
-
-
-class ReportForm(ModelForm):
-    """Staff close a report by choosing dismissed or handled and saying what was done and why."""
-
-    mute_days = forms.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=social_services.MAX_MUTE_DAYS,
-        help_text="Handled by muting the reported player's chat at every table for this many days.",
-    )
-
-    class Meta:
-        model = Report
-        fields = ("status", "staff_note")
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if data.get("status") != Report.Status.OPEN and not (data.get("staff_note") or "").strip():
-            raise forms.ValidationError("Say what was done and why before closing the report.")
-        if data.get("mute_days") and data.get("status") != Report.Status.HANDLED:
-            raise forms.ValidationError("A mute closes the report as handled.")
-        return data
-
-
-@admin.register(Report)
-class ReportAdmin(ModelAdmin):
-    """The staff queue: open reports first (filter by status), each with the reported message and
-    the chat around it, the table's matches (move logs, replays) and earlier reports of the account."""
-
-    form = ReportForm
-    list_display = ("created_at", "reported", "reporter", "reason", "status", "excerpt", "earlier_count")
-    list_filter = ("status", "reason", "created_at")
-    search_fields = tuple(f"{who}__{field}" for who in ("reported", "reporter") for field in PLAYER_SEARCH)
-    list_select_related = ("reported", "reporter", "chat_message")
-    ordering = ("-created_at",)
-    readonly_fields = (
-        "reporter",
-        "reported",
-        "reason",
-        "text",
-        "created_at",
-        "chat_around",
-        "matches",
-        "earlier",
-        "handled_by",
-        "handled_at",
-        "muted_until",
-    )
-    fields = (*readonly_fields, "status", "staff_note", "mute_days")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False  # players report; staff handle
-
-    @admin.display(description="message")
-    def excerpt(self, report: Report) -> str:
-        return report.chat_message.text[:80] if report.chat_message else report.text[:80]
-
-    @admin.display(description="earlier reports")
-    def earlier_count(self, report: Report) -> int:
-        return Report.objects.filter(reported_id=report.reported_id, created_at__lt=report.created_at).count()
-
-    @admin.display(description="the chat around the message")
-    def chat_around(self, report: Report) -> str:
-        message = report.chat_message
-        if message is None:
-            return "—"
-        rows = ChatMessage.objects.filter(table_id=message.table_id).select_related("author")
-        before = list(rows.filter(id__lte=message.id).order_by("-id")[:CHAT_AROUND])[::-1]
-        after = list(rows.filter(id__gt=message.id).order_by("id")[:CHAT_AROUND])
-        lines = [
-            format_html(
-                "<li{}>{} · {} [{}]: {}</li>",
-                format_html(' style="font-weight:bold"') if row.id == message.id else "",
-                row.created_at.strftime("%Y-%m-%d %H:%M"),
-                row.author.display_name,
-                row.channel,
-                row.text,
-            )
-            for row in [*before, *after]
-        ]
-        return format_html("<ul>{}</ul>", format_html_join("", "{}", ((line,) for line in lines)))
-
-    @admin.display(description="the table's matches")
-    def matches(self, report: Report) -> str:
-        if report.table_id is None:
-            return "—"
-        found = Match.objects.filter(table_id=report.table_id).order_by("-number")[:5]
-        return (
-            format_html_join(
-                " · ",
-                '<a href="{}">match {} (move log)</a> <a href="{}">archive</a>',
-                (
-                    (
-                        reverse("admin:tables_match_change", args=[match.pk]),
-                        match.number,
-                        reverse("match_archive", args=[match.pk]),
-                    )
-                    for match in found
-                ),
-            )
-            or "—"
-        )
-
-    @admin.display(description="earlier reports of this account")
-    def earlier(self, report: Report) -> str:
-        rows = (
-            Report.objects.filter(reported_id=report.reported_id)
-            .exclude(pk=report.pk)
-            .order_by("-created_at")
-        )
-        return (
-            format_html_join(
-                "<br>",
-                '<a href="{}">{} · {} · {}</a>',
-                (
-                    (
-                        reverse("admin:tables_report_change", args=[row.pk]),
-                        row.created_at.strftime("%Y-%m-%d"),
-                        row.reason,
-                        row.status,
-                    )
-                    for row in rows[:20]
-                ),
-            )
-            or "—"
-        )
-
-    def save_model(self, request: HttpRequest, obj: Report, form: Any, change: bool) -> None:
-        if obj.status == Report.Status.OPEN:
-            obj.save(update_fields=["staff_note"])
-        else:
-            mute_days = form.cleaned_data.get("mute_days") or 0
-            social_services.handle_report(obj, request.user, obj.status, obj.staff_note, mute_days)

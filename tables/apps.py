@@ -21,9 +21,12 @@ class TablesConfig(AppConfig):
         from tables.live import events
         from tables.play import tasks as play_tasks  # noqa: F401
         from tables.reviews import tasks as review_tasks  # noqa: F401
+        from tables.social import alerts as social_alerts
+        from tables.social.announcements import moderated
 
         # Live publishing first: the sockets hear of a move before any follow-up runs.
         table_changed.connect(events.on_table_change, dispatch_uid="tables.live")
         table_changed.connect(scheduling.on_table_change, dispatch_uid="tables.background")
         challenge_changed.connect(challenge_alerts.on_challenge_change, dispatch_uid="tables.challenges")
         sessions_ended.connect(events.on_sessions_ended, dispatch_uid="tables.live.sessions")
+        moderated.connect(social_alerts.on_moderated, dispatch_uid="tables.social.alerts")

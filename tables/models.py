@@ -6,7 +6,7 @@ from tables.challenges.models import Challenge
 from tables.play.models import ChatMessage, ChatMute, Deal, Match, Move, Pace, Table, new_invite_token
 from tables.ratings.models import Rating, RatingChange
 from tables.reviews.models import DealReview
-from tables.social.models import Block, Follow, MatchNote, Report, SocialSettings
+from tables.social.models import Block, Follow, MatchNote, ModerationAction, Report, SocialSettings
 
 __all__ = [
     "ApiToken",
@@ -20,6 +20,7 @@ __all__ = [
     "Follow",
     "Match",
     "MatchNote",
+    "ModerationAction",
     "Move",
     "Pace",
     "Player",

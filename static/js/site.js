@@ -89,8 +89,15 @@ function watchPending() {
         if (message.kind === "challenge") toast(`${message.title}. ${message.body}`, "info", 12, message.tag);
       }
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
+      const wasOpen = pendingSocketOpen;
       pendingSocketOpen = false;
+      // 4401 on an open socket: this login session was ended (logged out from another device,
+      // or the account suspended by staff): the page is shown again as the visitor it now is.
+      if (event.code === 4401 && wasOpen) {
+        window.location.reload();
+        return;
+      }
       setTimeout(refreshPending, 1000);
     });
   }

@@ -35,6 +35,8 @@ KINDS = frozenset(
         "rematch_offer",
         "match_over",
         "reminder",  # your turn, after most of a slow turn's time went by
+        "warning",  # staff warned the account (tables.social.alerts)
+        "report_handled",  # staff handled the account's report (tables.social.alerts)
     }
 )
 

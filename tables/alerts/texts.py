@@ -44,6 +44,17 @@ def _titles_and_bodies() -> dict[str, tuple[str, str]]:
             gettext("You can challenge someone else or post a seek."),
         ),
         "match_over": (gettext("Match over against %(opponent)s"), "%(result)s"),
+        "warning": (
+            gettext("A warning from staff"),
+            gettext(
+                "Staff warn you about: %(reason)s. Keep to the site's rules: a chat mute or a "
+                "suspension of the account may follow."
+            ),
+        ),
+        "report_handled": (
+            gettext("Your report about %(name)s was handled"),
+            gettext("Staff looked at it and acted. Thank you for telling us."),
+        ),
     }
 
 

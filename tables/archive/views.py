@@ -43,8 +43,20 @@ def match_archive(request: HttpRequest, match_id: int) -> HttpResponse:
         "resigned_before_a_deal_ended": data["outcome"] == "resigned"
         and not any(deal["status"] == "over" for deal in data["deals"]),
         "table_token": match.table.invite_token if staff or match.table.seat_of(player) is not None else None,
+        "reportable": _reportable(match, player),
     }
     return render(request, "tables/match_archive.html", context)
+
+
+def _reportable(match: Match, viewer: Player | None) -> list[Player]:
+    """The match's players an account looking at it may report to staff (docs/social.md)."""
+    if viewer is None or viewer.user_id is None:
+        return []
+    return [
+        seated
+        for seated in match.table.seats
+        if seated is not None and seated.user_id is not None and not seated.is_bot and seated.pk != viewer.pk
+    ]
 
 
 def deal_replay(request: HttpRequest, match_id: int, number: int) -> HttpResponse:

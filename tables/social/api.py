@@ -146,11 +146,16 @@ def presence_setting(request: HttpRequest, payload: PresenceSettingIn) -> dict[s
 @router.post(
     "/players/{player_id}/report",
     response={201: ReportOut, **errors(400, 401, 403, 404, 409, 413, 429)},
-    summary="Report an account (or one of its chat messages) to staff",
+    summary="Report an account (or one of its chat messages, or one of its matches) to staff",
 )
 def report(request: HttpRequest, player_id: int, payload: ReportIn) -> Status[dict[str, Any]]:
     row = services.report(
-        player_of(request), _account(player_id), payload.reason, payload.text, payload.chat_message_id
+        player_of(request),
+        _account(player_id),
+        payload.reason,
+        payload.text,
+        payload.chat_message_id,
+        payload.match_id,
     )
     return Status(
         201,

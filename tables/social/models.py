@@ -61,8 +61,9 @@ class SocialSettings(models.Model):
 
 
 class Report(models.Model):
-    """A player's report of another account (from its page, or of one chat message at a table),
-    for staff: the admin's queue of open reports, each handled with who did it, when and why."""
+    """A player's report of another account (from its page, of one chat message at a table, or
+    of one match it played), for staff: the admin's queue of open reports, each closed with who
+    did it, when and why, every action on the account logged (ModerationAction)."""
 
     class Reason(models.TextChoices):
         ABUSE = "abuse", _("Insults or harassment")
@@ -86,6 +87,7 @@ class Report(models.Model):
     chat_message = models.ForeignKey(
         ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     table = models.ForeignKey(Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -107,6 +109,37 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reporter} reports {self.reported} ({self.reason})"
+
+
+class ModerationAction(models.Model):
+    """One thing staff did about an account, kept one by one (tables.social.services.moderation):
+    who did it, what, why, when and, for a mute, until when. A report closed is an action too."""
+
+    class Kind(models.TextChoices):
+        DISMISS = "dismiss", "Report dismissed"
+        HANDLE = "handle", "Report handled"
+        WARN = "warn", "Warned (told in the inbox)"
+        MUTE = "mute", "Chat muted"
+        SUSPEND = "suspend", "Suspended"
+        UNSUSPEND = "unsuspend", "Suspension lifted"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")  # the account acted on
+    report = models.ForeignKey(
+        Report, null=True, blank=True, on_delete=models.SET_NULL, related_name="actions"
+    )
+    staff = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    until = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "created_at"], name="moderation_by_player")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.player}"
 
 
 class MatchNote(models.Model):

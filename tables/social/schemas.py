@@ -72,6 +72,9 @@ class ReportIn(Schema):
     chat_message_id: int | None = Field(
         None, description="one chat message of theirs, at a table where the caller could read it"
     )
+    match_id: int | None = Field(
+        None, description="one match they played, that the caller may see (not with chat_message_id)"
+    )
 
 
 class ReportOut(Schema):

@@ -1,6 +1,6 @@
 """The social room's pages: the following list (/me/following/), the buttons of a player page
 (follow, unfollow, block, unblock), the presence setting of the profile, and the matches between
-the visitor and another account (/players/<id>/versus/), reporting a player or a chat message to staff, and the table's notes form. Writes go through
+the visitor and another account (/players/<id>/versus/), reporting a player, a chat message or a match to staff, and the table's notes form. Writes go through
 tables.social.services."""
 
 from __future__ import annotations
@@ -134,33 +134,53 @@ def versus_page(request: HttpRequest, player_id: int) -> HttpResponse:
 
 
 def report_page(request: HttpRequest, player_id: int) -> HttpResponse:
-    """Report a player to staff (from their page), or one chat message of theirs (from the table's
-    chat: ``?message=<id>``). The message is quoted only to someone who could read it."""
+    """Report a player to staff (from their page), one chat message of theirs (from the table's
+    chat: ``?message=<id>``) or one of their matches (from its archive page: ``?match=<id>``).
+    The message or match is quoted only to someone who may see it."""
     other = _account_or_404(player_id)
     player = identity.player_for_request(request)
     if player is None or player.user_id is None:
         messages.error(request, _("Log in to report players."))
         return redirect("account_login")
-    raw = request.POST.get("message") or request.GET.get("message") or ""
-    message_id = int(raw) if raw.isascii() and raw.isdigit() else None
+    message_id, match_id = _number(request, "message"), _number(request, "match")
     if request.method == "POST":
         try:
             services.report(
-                player, other, request.POST.get("reason", ""), request.POST.get("text", ""), message_id
+                player,
+                other,
+                request.POST.get("reason", ""),
+                request.POST.get("text", ""),
+                message_id,
+                match_id,
             )
         except ServiceError as error:
             messages.error(request, error.message)
         else:
             messages.success(request, _("Thank you: staff will look at your report."))
             return redirect("player", player_id=other.pk)
-    quoted = None
-    if message_id is not None:
-        try:
-            quoted = services.readable_message(player, other, message_id)
-        except ServiceError:
-            message_id = None
-    context = {"other": other, "reasons": Report.Reason.choices, "quoted": quoted, "message_id": message_id}
+    quoted = quoted_match = None
+    try:
+        quoted = None if message_id is None else services.readable_message(player, other, message_id)
+    except ServiceError:
+        message_id = None
+    try:
+        quoted_match = None if match_id is None else services.reportable_match(player, other, match_id)
+    except ServiceError:
+        match_id = None
+    context = {
+        "other": other,
+        "reasons": Report.Reason.choices,
+        "quoted": quoted,
+        "message_id": message_id,
+        "quoted_match": quoted_match,
+        "match_id": match_id,
+    }
     return render(request, "social/report.html", context)
+
+
+def _number(request: HttpRequest, name: str) -> int | None:
+    raw = request.POST.get(name) or request.GET.get(name) or ""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 19 else None
 
 
 @require_POST

@@ -245,6 +245,11 @@ def accounts(transactional_db):
     return make
 
 
+# The two screens the browser tests play on (a test module may define its own).
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 768}}
+
+
 def new_context(browser, live_url: str, *, session: str | None = None, **options):
     defaults = {"viewport": {"width": 1280, "height": 800}, "locale": "en-US"}
     context = browser.new_context(base_url=live_url, **{**defaults, **options})

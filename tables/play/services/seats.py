@@ -160,7 +160,7 @@ def _sit(table: Table, seat: int, player: Player | None) -> None:
 
 
 def leave_for_good(table_ref: TableRef, player: Player) -> bool:
-    """A deleted account leaves a table where no match has started: another's table frees its
+    """A deleted (or suspended) account leaves a table where no match has started: another's table frees its
     seat; its own table, never played, is removed (nobody is left to start it). Its running
     matches end by ``resign`` first, and ``rematch.withdraw_rematch`` clears standing offers.
     Whether the table is still there."""

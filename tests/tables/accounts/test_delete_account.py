@@ -74,6 +74,8 @@ ACCOUNT_COLUMNS: dict[str, str] = {
     "tables.Report.reporter": "erased: the reports it filed",
     "tables.Report.reported": "kept: staff's record of what was reported about it (the row it names is emptied)",
     "tables.Report.handled_by": "kept: the staff member who closed a report (staff accounts are not deleted from here)",
+    "tables.ModerationAction.player": "kept: staff's record of what they did about it (the row it names is emptied)",
+    "tables.ModerationAction.staff": "kept: the staff member who acted (staff accounts are not deleted from here)",
 }
 # The player row's own columns: emptied to their defaults, or kept on purpose.
 PLAYER_COLUMNS: dict[str, str] = {

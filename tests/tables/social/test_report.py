@@ -13,6 +13,7 @@ from tables.play import services as play_services
 from tables.play.models import ChatMessage
 from tables.social import selectors, services
 from tables.social.models import Report
+from tables.social.services import moderation
 from tests.tables.helpers import make_account_client, started
 
 from .conftest import named
@@ -145,4 +146,4 @@ def test_staff_mute_the_reported_players_chat_everywhere_for_some_days(ana, ben)
     later = report.muted_until + dt.timedelta(seconds=1)
     assert selectors.chat_muted_until(ben.player, later) is None  # it ends by itself
     with pytest.raises(BadRequest):
-        services.handle_report(report, staff.user, "handled", "why", mute_days=400)
+        moderation.handle_report(report, staff.user, "handled", "why", mute_days=400)

@@ -1,5 +1,6 @@
 """The social room's writers: follow and unfollow, block and unblock, hide one's presence,
-report a player (or a chat message) to staff and close a report.
+report a player (or a chat message, or a match) to staff; staff's actions on reports and
+accounts are in ``moderation``.
 
 Each refuses with a clear error (tables.core.errors): following or blocking oneself, twice, a
 player who is not an account, past the limits. A block ends what the two had going between
@@ -9,7 +10,6 @@ them that is not a match: follows both ways and open challenges; a running match
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -18,9 +18,10 @@ from django.utils.translation import gettext
 
 from tables.accounts.models import Player
 from tables.alerts.models import TablePresence
+from tables.archive import selectors as archive
 from tables.challenges.models import Challenge
 from tables.core.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited, TooLarge
-from tables.play.models import ChatMessage, Table
+from tables.play.models import ChatMessage, Match, Table
 from tables.social import selectors
 from tables.social.models import Block, Follow, MatchNote, Report, SocialSettings
 
@@ -113,25 +114,36 @@ MAX_OPEN_REPORTS_PER_DAY = 10  # reports one account may file in a day (a report
 
 
 def report(
-    reporter: Player, reported: Player, reason: str, text: str = "", chat_message_id: int | None = None
+    reporter: Player,
+    reported: Player,
+    reason: str,
+    text: str = "",
+    chat_message_id: int | None = None,
+    match_id: int | None = None,
 ) -> Report:
-    """``reporter`` reports ``reported`` to staff, with a reason from the list and free text, or
-    one chat message of theirs at a table (one the reporter could read: else 404)."""
+    """``reporter`` reports ``reported`` to staff, with a reason from the list and free text: the
+    account, one chat message of theirs at a table (one the reporter could read: else 404), or
+    one match they played (one the reporter may see: else 404)."""
     _require_account(reporter, gettext("Sign up to report players."))
     _require_other(reporter, reported, gettext("You cannot report yourself."))
     if reason not in Report.Reason.values:
         raise BadRequest(gettext("Choose a reason from the list."), field="reason")
+    if chat_message_id is not None and match_id is not None:
+        raise BadRequest(gettext("Report a message or a match, not both."), field="match_id")
     text = (text or "").strip()
     if len(text) > Report.MAX_TEXT:
         raise TooLarge(
             gettext("A report has at most %(count)d characters.") % {"count": Report.MAX_TEXT}, field="text"
         )
     message = None if chat_message_id is None else readable_message(reporter, reported, chat_message_id)
+    match = None if match_id is None else reportable_match(reporter, reported, match_id)
     now = timezone.now()
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=reporter.pk).first()
         mine = Report.objects.filter(reporter=reporter)
-        if mine.filter(reported=reported, status=Report.Status.OPEN, chat_message=message).exists():
+        if mine.filter(
+            reported=reported, status=Report.Status.OPEN, chat_message=message, match=match
+        ).exists():
             raise Conflict(gettext("You have already reported this: staff will look at it."))
         if mine.filter(created_at__gt=now - dt.timedelta(days=1)).count() >= MAX_OPEN_REPORTS_PER_DAY:
             raise RateLimited(
@@ -139,14 +151,30 @@ def report(
                 % {"count": MAX_OPEN_REPORTS_PER_DAY},
                 extra={"retry_after": 86400},
             )
+        table_id = message.table_id if message is not None else match.table_id if match is not None else None
         return Report.objects.create(
             reporter=reporter,
             reported=reported,
             reason=reason,
             text=text,
             chat_message=message,
-            table_id=message.table_id if message is not None else None,
+            match=match,
+            table_id=table_id,
         )
+
+
+def reportable_match(reporter: Player, reported: Player, match_id: int) -> Match:
+    """A match the reported account played (seated at its table), that the reporter may see (as
+    the archive shows it: played there, or a public table's); else 404, revealing nothing."""
+    match = (
+        Match.objects.select_related("table__seat0", "table__seat1")
+        .filter(archive.tables_shown_to(reporter, False, "table__"))
+        .filter(Q(table__seat0=reported) | Q(table__seat1=reported), pk=match_id)
+        .first()
+    )
+    if match is None:
+        raise NotFound(gettext("There is no such match."))
+    return match
 
 
 def readable_message(reporter: Player, author: Player, message_id: int) -> ChatMessage:
@@ -162,34 +190,6 @@ def readable_message(reporter: Player, author: Player, message_id: int) -> ChatM
         if readable:
             return message
     raise NotFound(gettext("There is no such message."))
-
-
-MAX_MUTE_DAYS = 365
-
-
-def handle_report(report_row: Report, staff: Any, status: str, note: str, mute_days: int = 0) -> Report:
-    """Staff close a report (dismissed or handled), saying why; who and when are kept with it.
-    ``mute_days``: handled by muting the reported account's chat at every table that long."""
-    if status not in (Report.Status.DISMISSED, Report.Status.HANDLED):
-        raise BadRequest("A report is closed as dismissed or handled.", field="status")
-    if not note.strip():
-        raise BadRequest("Say what was done and why.", field="staff_note")
-    if mute_days and (status != Report.Status.HANDLED or not 0 < mute_days <= MAX_MUTE_DAYS):
-        raise BadRequest(f"A mute is 1 to {MAX_MUTE_DAYS} days, on a report handled.", field="mute_days")
-    now = timezone.now()
-    with transaction.atomic():
-        if mute_days:
-            until = now + dt.timedelta(days=mute_days)
-            SocialSettings.objects.update_or_create(
-                player_id=report_row.reported_id, defaults={"chat_muted_until": until}
-            )
-            report_row.muted_until = until
-        report_row.status = status
-        report_row.staff_note = note.strip()
-        report_row.handled_by = staff
-        report_row.handled_at = now
-        report_row.save(update_fields=["status", "staff_note", "handled_by", "handled_at", "muted_until"])
-    return report_row
 
 
 NOTE_MAX_CHARS = 4000
