@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0014_match_notes'),
+        ('tables', '0015_player_bot_account_at'),
     ]
 
     operations = [

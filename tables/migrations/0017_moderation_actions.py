@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0015_report_match'),
+        ('tables', '0016_report_match'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
