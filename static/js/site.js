@@ -68,6 +68,13 @@ async function refreshPending() {
 // While the user socket is open it pushes the count on connect and on every change: the page
 // fetches GET /api/me/tables only without it (not offered, not yet open, or closed).
 let pendingSocketOpen = false;
+let leaving = false;
+window.addEventListener("beforeunload", () => {
+  leaving = true;
+});
+window.addEventListener("pageshow", () => {
+  leaving = false; // shown again from the browser's back-forward cache
+});
 
 function refreshPendingUnlessPushed() {
   if (!pendingSocketOpen) refreshPending();
@@ -94,7 +101,9 @@ function watchPending() {
       pendingSocketOpen = false;
       // 4401 on an open socket: this login session was ended (logged out from another device,
       // or the account suspended by staff): the page is shown again as the visitor it now is.
-      if (event.code === 4401 && wasOpen) {
+      // Not while the page is already leaving (a form sent, a link followed: this very page may
+      // have ended the session, a logout or a deletion), whose navigation a reload would cancel.
+      if (event.code === 4401 && wasOpen && !leaving) {
         window.location.reload();
         return;
       }
