@@ -102,6 +102,21 @@ def choose_action(view: dict[str, Any], turn: int) -> str:
     return f"discard {choice.card}"
 
 
+def start_and_pass_the_turn(owner: ApiClient, token: str) -> dict[str, Any]:
+    """The owner starts the match and plays until it is the other player's move: their state."""
+    state = owner.ok("post", f"/tables/{token}/start", {})
+    seat = state["you"]["seat"]
+    while state["deal"]["view"]["to_play"] == seat:
+        action = choose_action(state["deal"]["view"], 0)
+        body = {
+            "action": action,
+            "expected_version": state["version"],
+            "client_move_id": f"m{state['version']}",
+        }
+        state = owner.ok("post", f"/tables/{token}/moves", body)["state"]
+    return state
+
+
 def play_deal(token: str, players: dict[int, ApiClient], watchers: list[ApiClient] = ()) -> dict[str, Any]:
     """Play the current deal to its end through the API. Whenever the turn passes, the next
     mover fetches the table (that is what it plays from), watchers do every other time, and

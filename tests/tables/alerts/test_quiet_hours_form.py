@@ -74,23 +74,29 @@ def test_a_guest_page_without_a_player_is_sent_to_open_a_table():
     assert Client().post("/me/profile/", {"alerts": "quiet_hours", "quiet_on": "on"}).status_code == 302
 
 
+@pytest.fixture
+def held(monkeypatch):
+    """Deliveries put off for later, noted where the server hands them to its scheduler."""
+    noted = []
+    run_task = scheduling.run_task
+
+    def note(task, *args, eta=None):
+        if task == registry.DELIVER_ALERT:
+            noted.append((args, eta))
+        else:
+            run_task(task, *args, eta=eta)
+
+    monkeypatch.setattr(scheduling, "run_task", note)
+    return noted
+
+
 def test_your_move_push_waits_for_the_end_of_quiet_hours_set_on_the_profile(
     alice,
     bob,
     vapid,  # noqa: F811  (the fixture imported above)
     service,  # noqa: F811
-    monkeypatch,
+    held,
 ):
-    held = []
-    run_task = scheduling.run_task
-
-    def keep_deliveries(task, *args, eta=None):
-        if task == registry.DELIVER_ALERT:
-            held.append((args, eta))
-        else:
-            run_task(task, *args, eta=eta)
-
-    monkeypatch.setattr(scheduling, "run_task", keep_deliveries)
     token, _ = started(alice, bob)
     table = Table.objects.select_related("seat0", "seat1", "current_deal__match").get(invite_token=token)
     [alert] = notify.alerts_for(table, Alerts.TURN)
