@@ -35,6 +35,7 @@ KINDS = frozenset(
         "rematch_offer",
         "match_over",
         "reminder",  # your turn, after most of a slow turn's time went by
+        "auto_vacation",  # a turn that would have timed out started a day of vacation
     }
 )
 

@@ -1,7 +1,7 @@
 """Alert preferences, stored as ``Player.alert_prefs``::
 
     {"your_move": ["site", "push", "email"], "reminder": [...], "chat": [...],
-     "rematch_offer": [...], "match_over": [...], "challenge": [...],
+     "rematch_offer": [...], "match_over": [...], "challenge": [...], "auto_vacation": [...],
      "quiet_hours": {"start": "22:00", "end": "08:00"} or null,   # in Player.time_zone
      "digest": false,                                              # one daily email instead
      "every_challenge_email": false}   # else one challenge email a day per challenger
@@ -20,7 +20,7 @@ from django.utils.translation import gettext
 
 from tables.core.errors import BadRequest
 
-KINDS = ("your_move", "reminder", "chat", "rematch_offer", "match_over", "challenge")
+KINDS = ("your_move", "reminder", "chat", "rematch_offer", "match_over", "challenge", "auto_vacation")
 CHANNELS = ("site", "push", "email")
 SWITCHES = ("quiet_hours", "digest", "every_challenge_email")  # the keys besides the kinds
 DEFAULT_CHANNELS = {
@@ -30,6 +30,7 @@ DEFAULT_CHANNELS = {
     "rematch_offer": ("site", "push", "email"),
     "match_over": ("site", "push"),
     "challenge": ("site", "push", "email"),  # a challenge received, or yours answered
+    "auto_vacation": ("site", "push", "email"),  # a turn that would time out started a vacation day
 }
 
 

@@ -44,6 +44,10 @@ def _titles_and_bodies() -> dict[str, tuple[str, str]]:
             gettext("You can challenge someone else or post a seek."),
         ),
         "match_over": (gettext("Match over against %(opponent)s"), "%(result)s"),
+        "auto_vacation": (
+            gettext("Automatic vacation: your clock against %(opponent)s ran out"),
+            gettext("A vacation day began instead: your slow clocks stop until the end of today."),
+        ),
     }
 
 

@@ -322,6 +322,16 @@ def profile(request: HttpRequest) -> HttpResponse:
 def _change_vacation(request: HttpRequest, player: Player) -> None:
     """The profile's vacation form: go on vacation until a day, move that day, or come back."""
     try:
+        if request.POST["vacation"] == "automatic":
+            on = request.POST.get("automatic") == "on"
+            account_services.set_automatic_vacation(player, on)
+            done = (
+                translation.gettext("Automatic vacation is on.")
+                if on
+                else translation.gettext("Automatic vacation is off.")
+            )
+            messages.success(request, done)
+            return
         if request.POST["vacation"] == "end":
             account_services.end_vacation(player)
             messages.success(request, translation.gettext("Welcome back: your clocks run again."))

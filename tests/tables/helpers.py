@@ -80,6 +80,11 @@ def open_table(owner: ApiClient, **options: Any) -> dict[str, Any]:
     return owner.ok("post", "/tables", options, status=201)
 
 
+def account_pair(round_: int) -> tuple[ApiClient, ApiClient]:
+    """Two new accounts, alice and bob, for one round of a test that makes several."""
+    return make_account_client(f"alice{round_}@example.com"), make_account_client(f"bob{round_}@example.com")
+
+
 def seated_table(owner: ApiClient, guest: ApiClient, **options: Any) -> str:
     token = open_table(owner, **options)["table"]
     guest.ok("post", f"/tables/{token}/join", {"name": guest.name or "Guest"})
