@@ -14,6 +14,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tables.accounts import services as account_services
 from tables.accounts.models import Player, Vacation
 from tables.accounts.vacation_days import ALLOWANCE_DAYS, days_of
 from tables.alerts import notify, push
@@ -206,3 +207,27 @@ def test_the_profile_form_turns_it_on_and_off(alice):
     assert "Las vacaciones automáticas están activadas." in page
     assert alice.client.post("/me/profile/", {"vacation": "automatic"}).status_code == 302  # unticked
     assert _player(alice).auto_vacation is False
+
+
+def test_one_day_at_a_time_the_next_day_starts_when_the_first_is_over(alice, bob):
+    token, mover, _, _ = _overdue_turn(alice, bob)
+    player = _player(mover)
+    assert services.sweep_overdue() == 1
+    # The day it began is over: move it back to yesterday, as if the sweep came at midnight.
+    today = _today()
+    midnight = dt.datetime.combine(today, dt.time(), tzinfo=dt.UTC)
+    yesterday = today - dt.timedelta(days=1)
+    Vacation.objects.filter(player=player).update(
+        first_day=yesterday, last_day=yesterday, starts_at=midnight - dt.timedelta(hours=3), ends_at=midnight
+    )
+    Player.objects.filter(pk=player.pk).update(
+        vacation_started_at=midnight - dt.timedelta(hours=3), vacation_until=midnight
+    )
+    assert account_services.sweep_vacations() == 1
+    deal = _deal(token)
+    assert deal.deadline == midnight and deal.paused_left is None  # nothing was left: due at once
+    assert services.sweep_overdue() == 1 and _timeouts() == 0  # the turn, still not played
+    days = sorted(Vacation.objects.filter(player=player).values_list("first_day", "last_day"))
+    assert days == [(yesterday, yesterday), (today, today)]
+    counted_this_year = 2 if yesterday.year == today.year else 1  # on New Year's Day, one in each
+    assert mover.ok("get", "/me")["vacation"]["days_left"] == ALLOWANCE_DAYS - counted_this_year
