@@ -21,6 +21,7 @@ from tables.accounts import payloads as account_payloads
 from tables.accounts import services as account_services
 from tables.accounts.models import ApiToken
 from tables.accounts.schemas import (
+    AutomaticVacationIn,
     DataExportOut,
     DeleteAccountIn,
     DeletedOut,
@@ -83,6 +84,24 @@ def declare_bot_account(request: HttpRequest) -> dict[str, Any]:
 )
 def declare_vacation(request: HttpRequest, payload: VacationIn) -> dict[str, Any]:
     return account_payloads.profile(account_services.declare_vacation(player_of(request), payload.until))
+
+
+@router.patch(
+    "/me/vacation",
+    response={200: ProfileOut, **TABLE_WRITE_ERRORS},
+    summary="Automatic vacation on or off (accounts): a slow turn that would time out starts a day of vacation",
+    description=(
+        "With `automatic` true, when a turn of the account at a slow table (a turn clock of 12 hours "
+        "or more) would time out and the year has a vacation day left, a vacation starts instead, from "
+        "that moment to the end of the day in the account's time zone, counted as one it declares; "
+        'never at a live clock. 403 for a guest (docs/live.md, "Automatic vacation").'
+    ),
+    tags=["me"],
+)
+def set_automatic_vacation(request: HttpRequest, payload: AutomaticVacationIn) -> dict[str, Any]:
+    return account_payloads.profile(
+        account_services.set_automatic_vacation(player_of(request), payload.automatic)
+    )
 
 
 @router.delete(

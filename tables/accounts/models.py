@@ -43,6 +43,9 @@ class Player(models.Model):
     # The vacation under way (tables.accounts.services.vacation), both set or both null: slow clocks stop.
     vacation_started_at = models.DateTimeField(null=True, blank=True)
     vacation_until = models.DateTimeField(null=True, blank=True, db_index=True)
+    # Automatic vacation (opted in): a slow turn that would time out starts a day of vacation
+    # instead while days are left (tables.accounts.services.vacation, start_automatic_vacation).
+    auto_vacation = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     # When its account was deleted (tables.accounts.services.deletion): the row stays, emptied,
     # so its finished matches keep their seat for the opponents' archives and ratings.
@@ -100,6 +103,10 @@ class Vacation(models.Model):
     starts_at = models.DateTimeField()
     ends_at = models.DateTimeField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # An automatic vacation: the table whose turn would have timed out (None: declared).
+    started_at_table = models.ForeignKey(
+        "tables.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         indexes = [models.Index(fields=["player", "last_day"])]

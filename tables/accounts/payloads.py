@@ -36,6 +36,7 @@ def vacation(player: Player) -> dict[str, Any]:
         "allowance_days": vacation_days.ALLOWANCE_DAYS,
         "year": year,
         "days_left": vacation_days.days_left(account_selectors.vacation_days_of(player), year),
+        "automatic": player.auto_vacation,
     }
 
 

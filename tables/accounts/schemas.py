@@ -33,6 +33,9 @@ class VacationOut(Schema):
     allowance_days: int = Field(description="vacation days per calendar year")
     year: int = Field(description="the current year, in the account's time zone")
     days_left: int = Field(description="days of this year's allowance not yet used")
+    automatic: bool = Field(
+        description="automatic vacation: a slow turn that would time out starts a day of vacation instead"
+    )
 
 
 class ProfileOut(Schema):
@@ -50,6 +53,10 @@ class ProfileOut(Schema):
 
 class VacationIn(Schema):
     until: dt.date = Field(description="the vacation's last day, in the account's time zone")
+
+
+class AutomaticVacationIn(Schema):
+    automatic: bool = Field(description="opt in to automatic vacation (true) or out (false)")
 
 
 class TokenOut(Schema):

@@ -37,6 +37,7 @@ KINDS = frozenset(
         "reminder",  # your turn, after most of a slow turn's time went by
         "warning",  # staff warned the account (tables.social.alerts)
         "report_handled",  # staff handled the account's report (tables.social.alerts)
+        "auto_vacation",  # a turn that would have timed out started a day of vacation
     }
 )
 

@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from tables.accounts.models import Player
+from tables.accounts.models import Player, Vacation
 from tables.alerts import emails, inbox, prefs, presence, push
 from tables.alerts.models import Activity, SentAlert, TablePresence
 from tables.alerts.texts import digest_subject, duration, language, match_result, render
@@ -111,8 +111,10 @@ def alerts_for(table: Table, alerts: Alerts | None) -> list[Alert]:
         to_play = deal.to_play
         assert to_play is not None  # a deal in play always has someone to play
         player = table.seats[to_play]
-        if player is None or player.is_bot or deal.deadline is None:
-            return []  # no deadline: the clock stopped for a vacation, told when it runs again
+        if player is None or player.is_bot:
+            return []
+        if deal.deadline is None:  # the clock stopped for a vacation: told when it runs again,
+            return _automatic_vacation(table, player, to_play)  # or now, if it began here by itself
         return [Alert("your_move", player, table, turn_occasion(deal), _names(table, to_play))]
     if status == "match_over":
         if alerts is Alerts.REMATCH and table.rematch_offered_by is not None:
@@ -127,6 +129,18 @@ def alerts_for(table: Table, alerts: Alerts | None) -> list[Alert]:
             ]
         return [_match_over(table, deal.match, seat) for seat in (0, 1) if _is_human(table, seat)]
     return []
+
+
+def _automatic_vacation(table: Table, player: Player, seat: int) -> list[Alert]:
+    """The automatic vacation that this table's turn started, while it lasts (one alert each)."""
+    started = player.vacation_started_at
+    if started is None or not player.on_vacation(timezone.now()):
+        return []
+    row = Vacation.objects.filter(player=player, started_at_table=table, starts_at=started)
+    pk = row.values_list("pk", flat=True).first()
+    return (
+        [] if pk is None else [Alert("auto_vacation", player, table, f"vacation:{pk}", _names(table, seat))]
+    )
 
 
 def _is_human(table: Table, seat: int) -> bool:

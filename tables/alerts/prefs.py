@@ -1,7 +1,7 @@
 """Alert preferences, stored as ``Player.alert_prefs``::
 
     {"your_move": ["site", "push", "email"], "reminder": [...], "chat": [...],
-     "rematch_offer": [...], "match_over": [...], "challenge": [...],
+     "rematch_offer": [...], "match_over": [...], "challenge": [...], "auto_vacation": [...],
      "quiet_hours": {"start": "22:00", "end": "08:00"} or null,   # in Player.time_zone
      "digest": false,                                              # one daily email instead
      "every_challenge_email": false}   # else one challenge email a day per challenger
@@ -16,9 +16,11 @@ import zoneinfo
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 from tables.core.errors import BadRequest
 
-KINDS = ("your_move", "reminder", "chat", "rematch_offer", "match_over", "challenge")
+KINDS = ("your_move", "reminder", "chat", "rematch_offer", "match_over", "challenge", "auto_vacation")
 CHANNELS = ("site", "push", "email")
 SWITCHES = ("quiet_hours", "digest", "every_challenge_email")  # the keys besides the kinds
 DEFAULT_CHANNELS = {
@@ -28,7 +30,11 @@ DEFAULT_CHANNELS = {
     "rematch_offer": ("site", "push", "email"),
     "match_over": ("site", "push"),
     "challenge": ("site", "push", "email"),  # a challenge received, or yours answered
+    "auto_vacation": ("site", "push", "email"),  # a turn that would time out started a vacation day
 }
+
+
+SUGGESTED_QUIET_HOURS = {"start": "22:00", "end": "08:00"}  # what the page offers while they are off
 
 
 def defaults_for_page() -> dict[str, list[str]]:
@@ -110,11 +116,7 @@ def _clean_quiet_hours(value: Any) -> dict[str, str] | None:
 
 def of(player: Any) -> Prefs:
     """The player's effective preferences (defaults filled in; bad stored values ignored)."""
-    stored = player.alert_prefs if isinstance(player.alert_prefs, dict) else {}
-    try:
-        data = clean({key: value for key, value in stored.items() if key in {*KINDS, *SWITCHES}})
-    except BadRequest:
-        data = clean({})
+    data = of_stored(player.alert_prefs)
     quiet = data["quiet_hours"]
     return Prefs(
         channels={kind: frozenset(data[kind]) for kind in KINDS},
@@ -133,4 +135,39 @@ def without_email(stored: Any, kind: str | None) -> dict[str, Any]:
         data[name] = [channel for channel in data[name] if channel != "email"]
     if kind is None:
         data["digest"] = False
+    return data
+
+
+def quiet_hours_for_page(stored: Any) -> dict[str, Any]:
+    """The profile's quiet hours form: whether they are on, and the times it shows (the stored
+    ones, else the server's suggestion)."""
+    quiet = of_stored(stored)["quiet_hours"]
+    return {"on": quiet is not None, **(quiet or SUGGESTED_QUIET_HOURS)}
+
+
+def of_stored(stored: Any) -> dict[str, Any]:
+    """Checked, complete preferences from what is stored (defaults for a bad stored value)."""
+    data = stored if isinstance(stored, dict) else {}
+    try:
+        return clean({key: value for key, value in data.items() if key in {*KINDS, *SWITCHES}})
+    except BadRequest:
+        return clean({})
+
+
+def with_quiet_hours(stored: Any, on: bool, start: str, end: str) -> dict[str, Any]:
+    """The preferences after the profile's quiet hours form: off, or from ``start`` to ``end``
+    (times such as 22:30 in the account's time zone). Raises BadRequest in the page's language."""
+    data = of_stored(stored)
+    if not on:
+        data["quiet_hours"] = None
+        return data
+    times = []
+    for value, field in ((start, "quiet_start"), (end, "quiet_end")):
+        try:
+            times.append(dt.time.fromisoformat(value))
+        except ValueError:
+            raise BadRequest(gettext("Give the quiet hours as times such as 22:30."), field=field) from None
+    if times[0] == times[1]:
+        raise BadRequest(gettext("Quiet hours must start and end at different times."), field="quiet_end")
+    data["quiet_hours"] = {"start": times[0].strftime("%H:%M"), "end": times[1].strftime("%H:%M")}
     return data

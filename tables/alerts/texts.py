@@ -55,6 +55,10 @@ def _titles_and_bodies() -> dict[str, tuple[str, str]]:
             gettext("Your report about %(name)s was handled"),
             gettext("Staff looked at it and acted. Thank you for telling us."),
         ),
+        "auto_vacation": (
+            gettext("Automatic vacation: your clock against %(opponent)s ran out"),
+            gettext("A vacation day began instead: your slow clocks stop until the end of today."),
+        ),
     }
 
 

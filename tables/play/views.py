@@ -280,7 +280,12 @@ def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and request.POST.get("vacation"):
         _change_vacation(request, player)
         return redirect("profile")
-    if request.method == "POST":
+    status = 200
+    if request.method == "POST" and request.POST.get("alerts") == "quiet_hours":
+        if _change_quiet_hours(request, player):
+            return redirect("profile")
+        status = 400  # the page again, with what was wrong
+    elif request.method == "POST":
         changes = {
             name: request.POST[name]
             for name in ("display_name", "deck_design", "language", "time_zone")
@@ -304,9 +309,10 @@ def profile(request: HttpRequest) -> HttpResponse:
         "vacation": (vacation := account_payloads.vacation(player)),
         "vacation_last_day": dt.date.fromisoformat(vacation["last_day"]) if vacation["last_day"] else None,
         "alert_defaults": alert_prefs.defaults_for_page(),
+        "quiet_hours": alert_prefs.quiet_hours_for_page(player.alert_prefs),
     }
     with translation.override(language):
-        response = render(request, "tables/profile.html", context)
+        response = render(request, "tables/profile.html", context, status=status)
     response.headers["Content-Language"] = language
     if request.method == "POST":
         response.set_cookie(settings.LANGUAGE_COOKIE_NAME, player.language, samesite="Lax")
@@ -316,6 +322,16 @@ def profile(request: HttpRequest) -> HttpResponse:
 def _change_vacation(request: HttpRequest, player: Player) -> None:
     """The profile's vacation form: go on vacation until a day, move that day, or come back."""
     try:
+        if request.POST["vacation"] == "automatic":
+            on = request.POST.get("automatic") == "on"
+            account_services.set_automatic_vacation(player, on)
+            done = (
+                translation.gettext("Automatic vacation is on.")
+                if on
+                else translation.gettext("Automatic vacation is off.")
+            )
+            messages.success(request, done)
+            return
         if request.POST["vacation"] == "end":
             account_services.end_vacation(player)
             messages.success(request, translation.gettext("Welcome back: your clocks run again."))
@@ -330,6 +346,23 @@ def _change_vacation(request: HttpRequest, player: Player) -> None:
         messages.success(request, translation.gettext("You are on vacation: your slow clocks have stopped."))
     except ServiceError as error:
         messages.error(request, error.message)
+
+
+def _change_quiet_hours(request: HttpRequest, player: Player) -> bool:
+    """The profile's quiet hours form (off, or from and to a time of the account's time zone)."""
+    try:
+        changed = alert_prefs.with_quiet_hours(
+            player.alert_prefs,
+            request.POST.get("quiet_on") == "on",
+            request.POST.get("quiet_start", ""),
+            request.POST.get("quiet_end", ""),
+        )
+        account_services.update_profile(player, alert_prefs=changed)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return False
+    messages.success(request, translation.gettext("Quiet hours saved."))
+    return True
 
 
 @require_POST

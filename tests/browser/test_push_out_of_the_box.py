@@ -20,7 +20,7 @@ from config import vapid
 from tables.alerts import push
 from tables.alerts.management.commands.vapid_keys import b64url
 from tests.polling import browser_pause, wait_until
-from tests.tables.helpers import choose_action, make_account_client, seated_table
+from tests.tables.helpers import make_account_client, seated_table, start_and_pass_the_turn
 from tests.tables.live.test_alerts_push import FakePushService, Subscriber
 
 from .profiles import playwright, profile_fixture  # noqa: F401  (fixtures)
@@ -103,16 +103,7 @@ def test_a_fresh_embedded_site_pushes_your_move_to_a_browser(
     )
     cdp.send("ServiceWorker.enable")
 
-    state = bob.ok("post", f"/tables/{token}/start", {})
-    seat = state["you"]["seat"]
-    while state["deal"]["view"]["to_play"] == seat:  # bob plays until it is alice's move
-        action = choose_action(state["deal"]["view"], 0)
-        body = {
-            "action": action,
-            "expected_version": state["version"],
-            "client_move_id": f"m{state['version']}",
-        }
-        state = bob.ok("post", f"/tables/{token}/moves", body)["state"]
+    start_and_pass_the_turn(bob, token)  # bob plays until it is alice's move
 
     [(path, _, body)] = wait_for(page, lambda: push_service.received, "push at the push service")
     assert path == "/fcm/send/alice-laptop"

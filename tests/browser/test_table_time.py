@@ -64,6 +64,19 @@ def open_page(browser, live_url, session, device, console, who: str, path: str) 
     return page
 
 
+def bob_watching_alices_turn(browser, live_url, accounts, console, device) -> tuple:
+    """Alice and Bob at a slow table, Alice to play: (alice, her session, the table's token, Bob's
+    table page, its clock running and nobody on vacation, Alice's profile page)."""
+    alice, alice_session = accounts("alice@example.com", "Alice")
+    bob, bob_session = accounts("bob@example.com", "Bob")
+    token = start_table(alice, bob)
+    bobs = open_page(browser, live_url, bob_session, device, console, "bob", f"/t/{token}/")
+    expect(bobs.locator("#clock")).to_be_visible()
+    expect(bobs.locator("#vacation-note")).to_be_hidden()
+    profile = open_page(browser, live_url, alice_session, device, console, "alice", "/me/profile/")
+    return alice, alice_session, token, bobs, profile
+
+
 def press(device: dict, locator) -> None:
     """A tap on a phone, a click on a desktop."""
     if device.get("has_touch"):
@@ -83,14 +96,9 @@ def test_vacation_stops_a_slow_clock_and_the_opponent_sees_until_when(
     from tables.play.models import Deal, Move, Table
 
     text = TEXTS[lang]
-    alice, alice_session = accounts("alice@example.com", "Alice")
-    bob, bob_session = accounts("bob@example.com", "Bob")
-    token = start_table(alice, bob)
-    bobs = open_page(browser, live_url, bob_session, device, console, "bob", f"/t/{token}/")
-    expect(bobs.locator("#clock")).to_be_visible()
-    expect(bobs.locator("#vacation-note")).to_be_hidden()
-
-    profile = open_page(browser, live_url, alice_session, device, console, "alice", "/me/profile/")
+    alice, alice_session, token, bobs, profile = bob_watching_alices_turn(
+        browser, live_url, accounts, console, device
+    )
     last_day = timezone.now().date() + dt.timedelta(days=2)
     profile.locator("#vacation-until").fill(last_day.isoformat())
     profile.get_by_role("button", name=text["go"]).click()

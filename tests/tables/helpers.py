@@ -80,6 +80,11 @@ def open_table(owner: ApiClient, **options: Any) -> dict[str, Any]:
     return owner.ok("post", "/tables", options, status=201)
 
 
+def account_pair(round_: int) -> tuple[ApiClient, ApiClient]:
+    """Two new accounts, alice and bob, for one round of a test that makes several."""
+    return make_account_client(f"alice{round_}@example.com"), make_account_client(f"bob{round_}@example.com")
+
+
 def seated_table(owner: ApiClient, guest: ApiClient, **options: Any) -> str:
     token = open_table(owner, **options)["table"]
     guest.ok("post", f"/tables/{token}/join", {"name": guest.name or "Guest"})
@@ -100,6 +105,21 @@ def choose_action(view: dict[str, Any], turn: int) -> str:
         return "take_discard" if turn % 3 == 0 and "take_discard" in legal else "draw_stock"
     choice = rules.best_discard(view["hand"], exclude=view["just_taken"])
     return f"discard {choice.card}"
+
+
+def start_and_pass_the_turn(owner: ApiClient, token: str) -> dict[str, Any]:
+    """The owner starts the match and plays until it is the other player's move: their state."""
+    state = owner.ok("post", f"/tables/{token}/start", {})
+    seat = state["you"]["seat"]
+    while state["deal"]["view"]["to_play"] == seat:
+        action = choose_action(state["deal"]["view"], 0)
+        body = {
+            "action": action,
+            "expected_version": state["version"],
+            "client_move_id": f"m{state['version']}",
+        }
+        state = owner.ok("post", f"/tables/{token}/moves", body)["state"]
+    return state
 
 
 def play_deal(token: str, players: dict[int, ApiClient], watchers: list[ApiClient] = ()) -> dict[str, Any]:

@@ -11,7 +11,13 @@ from tables.accounts.services.data_export import (
 from tables.accounts.services.deletion import delete_account
 from tables.accounts.services.profile import adopt_guest, update_profile
 from tables.accounts.services.sessions import end_other_sessions, end_session, end_sessions, live_sessions
-from tables.accounts.services.vacation import declare_vacation, end_vacation, expire_vacation, sweep_vacations
+from tables.accounts.services.vacation import (
+    declare_vacation,
+    end_vacation,
+    expire_vacation,
+    set_automatic_vacation,
+    sweep_vacations,
+)
 
 __all__ = [
     "adopt_guest",
@@ -29,6 +35,7 @@ __all__ = [
     "link_key",
     "live_sessions",
     "request_export",
+    "set_automatic_vacation",
     "sweep_vacations",
     "update_profile",
 ]

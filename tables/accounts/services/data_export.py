@@ -137,8 +137,14 @@ def archive(player: Player) -> dict[str, Any]:
             for row in ChatMessage.objects.filter(author=player).order_by("pk")
         ],
         "vacations": [
-            {"first_day": row.first_day, "last_day": row.last_day} for row in player.vacations.order_by("pk")
+            {
+                "first_day": row.first_day,
+                "last_day": row.last_day,
+                "automatic": row.started_at_table_id is not None,
+            }
+            for row in player.vacations.order_by("pk")
         ],
+        "automatic_vacation": player.auto_vacation,
         "api_tokens": [
             {"name": row.name, "scope": row.scope, "created_at": row.created_at, "expires_at": row.expires_at}
             for row in ApiToken.objects.filter(user=user)

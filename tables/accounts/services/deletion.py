@@ -45,6 +45,7 @@ EMPTIED: dict[str, object] = {
     "alert_prefs": {},
     "vacation_started_at": None,
     "vacation_until": None,
+    "auto_vacation": False,
 }
 
 

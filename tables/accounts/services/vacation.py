@@ -14,6 +14,7 @@ player sits at with a match under way gets a new version, so the opponent sees t
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import math
 
 from django.db import transaction
@@ -82,6 +83,72 @@ def declare_vacation(player: Player, last_day: dt.date) -> Player:
         for table_id in account_selectors.playing_table_ids(player):
             _stop_clock_at(table_id, now)
         return player
+
+
+class AutoStart(enum.Enum):
+    """Why start_automatic_vacation started none (it answers the Outcome when it did)."""
+
+    STALE = "stale"  # that turn is no longer running out (played, held, or started already)
+    NO_DAYS = "no_days"  # the year has no day left for it: the turn times out
+
+
+def set_automatic_vacation(player: Player, on: bool) -> Player:
+    """Opt in to automatic vacation, or out (accounts only)."""
+    if player.is_guest or player.is_bot:
+        raise Forbidden(gettext("Only accounts take vacation: sign up to keep your tables while away."))
+    with transaction.atomic():
+        player = _lock_player(player.pk)
+        player.auto_vacation = on
+        player.save(update_fields=["auto_vacation"])
+        return player
+
+
+def start_automatic_vacation(player_id: int, table_id: int, expected_deadline: str) -> Outcome | AutoStart:
+    """The turn of an opted-in player at table ``table_id``, due at ``expected_deadline`` (ISO),
+    ran out at a slow clock: a vacation starts now until the end of today (the player's time
+    zone), counted as one the player declares, and its clock stops with nothing left (it times
+    out when the vacation ends, unless another day starts then). The player's row is locked
+    first, then every table where the player plays in order, as declare_vacation does; a race
+    between the sweeper and the ETA task starts it once (the second finds the clock stopped)."""
+    with transaction.atomic():
+        player = _lock_player(player_id)
+        now = timezone.now()
+        if player.vacation_until is not None and player.vacation_until <= now:
+            _finish(player, player.vacation_until)  # its last day ended before the sweep came
+        table_ids = account_selectors.playing_table_ids(player)
+        found = {pk: _playing_deal(pk) for pk in table_ids}.get(table_id)  # locked in order
+        if found is None or not _runs_out(*found, player, expected_deadline, now):
+            return AutoStart.STALE
+        table, deal = found
+        today = vacation_days.local_day(now, player.time_zone)
+        if vacation_days.shortfall(account_selectors.vacation_days_of(player), today, today) is not None:
+            return AutoStart.NO_DAYS
+        ends_at = vacation_days.end_of_day(today, player.time_zone)
+        one_day = Vacation(player=player, first_day=today, last_day=today, started_at_table=table)
+        one_day.starts_at, one_day.ends_at = now, ends_at
+        one_day.save()
+        player.vacation_started_at, player.vacation_until = now, ends_at
+        player.save(update_fields=["vacation_started_at", "vacation_until"])
+        _stop(table, deal, dt.timedelta(0))
+        for pk in table_ids:
+            _stop_clock_at(pk, now)
+        return Outcome(lock_table(table_id), None)
+
+
+def _runs_out(table: Table, deal: Deal, player: Player, expected_deadline: str, now: dt.datetime) -> bool:
+    """Is the turn of ``player`` due at ``expected_deadline`` overdue now, at a slow clock, with
+    the player opted in and not on vacation?"""
+    return (
+        deal.status == Deal.Status.PLAYING
+        and deal.to_play is not None
+        and deal.to_play == table.seat_of(player)
+        and deal.deadline is not None
+        and deal.deadline.isoformat() == expected_deadline
+        and deal.deadline <= now
+        and table.has_slow_clock
+        and player.auto_vacation
+        and not player.on_vacation(now)
+    )
 
 
 def end_vacation(player: Player) -> Player:

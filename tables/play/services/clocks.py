@@ -13,7 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 
 import rules
-from tables.accounts.services.vacation import hold_overdue_clock
+from tables.accounts.models import Player
+from tables.accounts.services.vacation import AutoStart, hold_overdue_clock, start_automatic_vacation
 from tables.core.announcements import ChangeKind
 from tables.core.writes import WriteBatch
 from tables.play import engine
@@ -32,12 +33,19 @@ from tables.play.services.play import append_move, save_state
 
 
 def apply_timeout(
-    deal_id: int, expected_version: int, expected_deadline: str | None = None
+    deal_id: int,
+    expected_version: int,
+    expected_deadline: str | None = None,
+    *,
+    may_start_vacation: bool = True,
 ) -> Outcome | None:
     """The clock of deal ``deal_id`` ran out at table version ``expected_version``: play for the
     absent player (pass, or draw then discard), or deal the next deal. Stale: does nothing.
     ``expected_deadline`` (ISO): the turn's deadline when the clock was set; a clock set as the
-    turn began still holds after that player's own draw, which leaves the deadline as it was."""
+    turn began still holds after that player's own draw, which leaves the deadline as it was.
+    A player who opted in to automatic vacation, at a slow table, starts a day of vacation
+    instead while days are left (its writer locks the player's row first, so it runs after this
+    transaction, which only looked; a turn moved on meanwhile is left alone)."""
     with transaction.atomic():
         table_id = Table.objects.filter(current_deal_id=deal_id).values_list("pk", flat=True).first()
         if table_id is None:
@@ -57,7 +65,21 @@ def apply_timeout(
             held = hold_overdue_clock(table, deal)  # on vacation: the clock stops, nobody times out
             if held is not None:
                 return held
-        return _time_out_turn(table, deal)
+        absent = table.seats[deal.to_play] if deal.to_play is not None else None
+        if absent is None or not may_start_vacation or not _wants_automatic_vacation(table, absent):
+            return _time_out_turn(table, deal)
+        turn_deadline = _deadline_text(deal)
+    started = start_automatic_vacation(absent.pk, table.pk, turn_deadline or "")
+    if isinstance(started, Outcome):
+        return started
+    if started is AutoStart.STALE:
+        return None
+    return apply_timeout(deal_id, expected_version, expected_deadline, may_start_vacation=False)
+
+
+def _wants_automatic_vacation(table: Table, player: Player) -> bool:
+    """Read from the rows already loaded: no query for an account that did not opt in."""
+    return table.has_slow_clock and player.auto_vacation and not player.on_vacation(timezone.now())
 
 
 def _deadline_text(deal: Deal) -> str | None:

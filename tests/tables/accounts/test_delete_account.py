@@ -91,6 +91,7 @@ PLAYER_COLUMNS: dict[str, str] = {
     "bot_level": "kept: empty, as for every account",
     "vacation_started_at": "erased (null)",
     "vacation_until": "erased (null)",
+    "auto_vacation": "erased (default)",
     "created_at": "kept: no personal data, the row's age",
     "deleted_at": "set: when it was deleted",
     "bot_account_at": "kept: its matches were a program's, which the opponents' archives still show (BOT)",

@@ -12,7 +12,7 @@ from tables.accounts import services as account_services
 from tables.accounts.identity import player_for_user
 from tables.play import services
 from tables.play.models import Deal, Table
-from tests.tables.helpers import make_account_client, started, to_play
+from tests.tables.helpers import account_pair, make_account_client, started, to_play
 from tests.tables.play.test_concurrency import _race, needs_row_locks
 
 DAY = 24 * 3600
@@ -45,8 +45,7 @@ def test_ten_requests_for_more_time_at_one_version_give_it_once():
 @pytest.mark.django_db(transaction=True)
 def test_a_vacation_declared_as_the_turn_passes_to_its_player_stops_that_turn_either_way():
     for round_ in range(4):
-        alice = make_account_client(f"alice{round_}@example.com")
-        bob = make_account_client(f"bob{round_}@example.com")
+        alice, bob = account_pair(round_)
         token, players = started(alice, bob, ruleset="classic")
         mover, waiting, state = to_play(token, players)
         mover_player, away = player_for_user(mover.user), player_for_user(waiting.user)
