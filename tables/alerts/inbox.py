@@ -37,6 +37,8 @@ KINDS = frozenset(
         "reminder",  # your turn, after most of a slow turn's time went by
         "warning",  # staff warned the account (tables.social.alerts)
         "report_handled",  # staff handled the account's report (tables.social.alerts)
+        "review_ready",  # a deal's review the account asked for is done (tables.reviews.alerts)
+        "vacation_ending",  # the account's vacation ends within a day (tables.accounts.alerts)
     }
 )
 

@@ -55,6 +55,14 @@ def _titles_and_bodies() -> dict[str, tuple[str, str]]:
             gettext("Your report about %(name)s was handled"),
             gettext("Staff looked at it and acted. Thank you for telling us."),
         ),
+        "review_ready": (
+            gettext("LUNA's review of deal %(deal)s is ready"),
+            gettext("Every decision is marked in the deal's replay."),
+        ),
+        "vacation_ending": (
+            gettext("Your vacation ends soon"),
+            gettext("Its last day is %(day)s: then your slow clocks run again."),
+        ),
     }
 
 
