@@ -20,7 +20,9 @@ class TablesConfig(AppConfig):
         from tables.core.announcements import challenge_changed, table_changed
         from tables.live import events
         from tables.play import tasks as play_tasks  # noqa: F401
+        from tables.reviews import alerts as review_alerts
         from tables.reviews import tasks as review_tasks  # noqa: F401
+        from tables.reviews.announcements import reviewed
         from tables.social import alerts as social_alerts
         from tables.social.announcements import moderated
 
@@ -30,3 +32,4 @@ class TablesConfig(AppConfig):
         challenge_changed.connect(challenge_alerts.on_challenge_change, dispatch_uid="tables.challenges")
         sessions_ended.connect(events.on_sessions_ended, dispatch_uid="tables.live.sessions")
         moderated.connect(social_alerts.on_moderated, dispatch_uid="tables.social.alerts")
+        reviewed.connect(review_alerts.on_reviewed, dispatch_uid="tables.reviews.alerts")

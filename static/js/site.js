@@ -50,8 +50,8 @@ export function setInboxCount(count) {
   badge.setAttribute("aria-label", fmt(_("%(count)s unread in the inbox"), { count }));
 }
 
-// The bell asks on load, on every site alert (its line is written first) and on the user
-// socket's "inbox" message (lines read on some device).
+// The bell asks on load and on the user socket's "inbox" message: a line written (on every
+// device, whatever alert channels are on) or lines read on some device.
 async function refreshInbox() {
   if (!document.getElementById("inbox-badge")) return;
   const answer = await api.get("/me/inbox");
@@ -90,9 +90,8 @@ function watchPending() {
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "pending") setPendingCount(message.count);
-      else if (message.type === "inbox") refreshInbox(); // lines read on some device
+      else if (message.type === "inbox") refreshInbox(); // a line written, or lines read
       else if (message.type === "alert") {
-        refreshInbox(); // the alert's inbox line was written before it was sent
         if (message.kind === "challenge") toast(`${message.title}. ${message.body}`, "info", 12, message.tag);
       }
     });

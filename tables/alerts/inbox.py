@@ -4,10 +4,10 @@ A line is written where its alert is decided (tables.alerts.notify for tables,
 tables.challenges.alerts for challenges), in the background follow-up of the event and never in
 its writer's transaction. Its unique key (player, kind, occasion) is the occasion's key of the
 alert itself, so a retried task or an event alerted twice keeps one line. Every open page of the
-player counts its unread lines again on the site alert that follows a new line (on the site
-channel, on by default; without it, at the next page), and on the user socket's ``inbox``
-message when lines are read on any device; lines older than INBOX_DAYS, and an
-account's lines past its newest INBOX_MAX, go in a periodic sweep (registry PURGE_INBOX).
+player, on every device, counts its unread lines again on the user socket's ``inbox`` message,
+sent once a new line is committed (whatever alert channels the player chose) and when lines are
+read on any device; lines older than INBOX_DAYS, and an account's lines past its newest
+INBOX_MAX, go in a periodic sweep (registry PURGE_INBOX).
 """
 
 from __future__ import annotations
@@ -38,12 +38,15 @@ KINDS = frozenset(
         "warning",  # staff warned the account (tables.social.alerts)
         "report_handled",  # staff handled the account's report (tables.social.alerts)
         "auto_vacation",  # a turn that would have timed out started a day of vacation
+        "review_ready",  # a deal's review the account asked for is done (tables.reviews.alerts)
+        "vacation_ending",  # the account's vacation ends within a day (tables.accounts.alerts)
     }
 )
 
 
 def keep(player: Player, kind: str, occasion: str, title: str, body: str, path: str) -> bool:
-    """Write the line of this occasion unless it is there already; True if it was written."""
+    """Write the line of this occasion unless it is there already; True if it was written. Once
+    it is committed, the player's open pages count their unread lines again."""
     if kind not in KINDS or player.is_bot:
         return False
     try:
@@ -58,7 +61,13 @@ def keep(player: Player, kind: str, occasion: str, title: str, body: str, path: 
             )
     except IntegrityError:
         return False
+    transaction.on_commit(lambda: _changed(player.pk))
     return True
+
+
+def _changed(player_id: int) -> None:
+    """Every open page of the player (the user socket, on any device) counts its unread again."""
+    events.publish_to_player(player_id, {"type": "inbox.changed"})
 
 
 def lines(player: Player, before: int | None = None) -> list[InboxItem]:
@@ -80,7 +89,7 @@ def mark_read(player: Player, ids: list[int] | None) -> int:
         rows = rows.filter(pk__in=ids)
     changed = rows.update(read_at=timezone.now())
     if changed:
-        events.publish_to_player(player.pk, {"type": "inbox.changed"})
+        transaction.on_commit(lambda: _changed(player.pk))
     return changed
 
 

@@ -59,6 +59,14 @@ def _titles_and_bodies() -> dict[str, tuple[str, str]]:
             gettext("Automatic vacation: your clock against %(opponent)s ran out"),
             gettext("A vacation day began instead: your slow clocks stop until the end of today."),
         ),
+        "review_ready": (
+            gettext("LUNA's review of deal %(deal)s is ready"),
+            gettext("Every decision is marked in the deal's replay."),
+        ),
+        "vacation_ending": (
+            gettext("Your vacation ends soon"),
+            gettext("Its last day is %(day)s: then your slow clocks run again."),
+        ),
     }
 
 

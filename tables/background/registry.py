@@ -62,6 +62,8 @@ KICK_STALLED_BOTS = _work("play", "kick_stalled_bots", every=10.0)
 SWEEP_REMATCH_OFFERS = _work("play", "sweep_rematch_offers", every=15.0)
 # a clock stopped for a vacation restarts from the vacation's end, however late this runs
 SWEEP_VACATIONS = _work("accounts", "sweep_vacations", every=30.0)
+# "your vacation ends soon", a day before it ends: a few minutes late is nothing
+REMIND_VACATIONS = _work("accounts", "remind_vacations", every=300.0, old_name=None)
 # "download my data": a few queries per finished match, once in a while per account
 BUILD_DATA_EXPORT = _work("accounts", "build_data_export", old_name=None)
 DELIVER_ALERT = _work("alerts", "deliver_alert")
@@ -84,6 +86,7 @@ WORK = (
     KICK_STALLED_BOTS,
     SWEEP_REMATCH_OFFERS,
     SWEEP_VACATIONS,
+    REMIND_VACATIONS,
     BUILD_DATA_EXPORT,
     DELIVER_ALERT,
     SEND_PUSH,

@@ -382,5 +382,6 @@ class UserConsumer(LiveConsumer):
         await self.send_json(message)
 
     async def inbox_changed(self, message: dict[str, Any]) -> None:
-        """Lines of the inbox were read (on any device): every page counts its unread again."""
+        """A line of the inbox was written or lines were read (on any device): every page counts
+        its unread again."""
         await self.send_json({"type": "inbox"})

@@ -35,6 +35,7 @@ from tables.core.announcements import ChangeKind, TableChange, announce
 from tables.core.errors import Conflict, Forbidden, NotFound, RateLimited
 from tables.play import engine
 from tables.play.models import Deal, Match, Table
+from tables.reviews.announcements import announce_review
 from tables.reviews.models import DealReview
 
 log = logging.getLogger(__name__)
@@ -297,6 +298,7 @@ def _run(
         total=len(review.decisions),
         finished_at=timezone.now(),
     )
+    announce_review(row.pk)
     return "done"
 
 

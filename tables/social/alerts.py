@@ -12,7 +12,6 @@ from django.utils import translation
 
 from tables.accounts.models import Player
 from tables.alerts import inbox, texts
-from tables.live import events
 from tables.social.models import ModerationAction
 
 
@@ -34,5 +33,4 @@ def on_moderated(sender: Any, action_ids: list[int], **kwargs: Any) -> None:
 
 def _tell(player: Player, kind: str, occasion: str, path: str, **context: object) -> None:
     title, body = texts.render(kind, player.language, **context)
-    if inbox.keep(player, kind, occasion, title, body, path):
-        events.publish_to_player(player.pk, {"type": "inbox.changed"})
+    inbox.keep(player, kind, occasion, title, body, path)  # the bell counts again once it is committed

@@ -3,18 +3,22 @@ receives is collected: HTTP bodies (state, move log, chat, errors, including the
 a state), the rendered table page, every frame of their table and user sockets, push payloads
 and emails. After every move each new byte is checked against what that recipient may know at
 that moment: no card of the stock or of a hand they cannot see, no deck or stock order, no
-per-card identifier."""
+per-card identifier. Each seat also keeps private notes on the match (a unique marker in each),
+rewritten as the match goes: no text another identity receives (the opponent, the spectator, a
+logged-out visitor with the link) ever carries that marker, nor the match's archive page after."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import uuid
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.core import mail
+from django.test import Client
 
 from tables.accounts.models import Player
 from tables.alerts import push
@@ -22,7 +26,8 @@ from tables.alerts.models import Activity
 from tables.live import sockets
 from tables.play import engine
 from tables.play.models import Table
-from tests.tables.helpers import choose_action, secret_cards, started
+from tables.social.models import MatchNote
+from tests.tables.helpers import ApiClient, choose_action, secret_cards, started
 from tests.tables.live.helpers import connect, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,6 +67,7 @@ class Inbox:
         self.texts: list[tuple[str, str]] = []  # (where it came from, text)
         self.pushes_seen = self.emails_seen = 0
         self.socket_version = -1  # the newest table version its table socket has delivered
+        self.foreign_notes: set[str] = set()  # the markers of the notes others keep
 
     def add(self, where: str, text: str | bytes) -> None:
         self.texts.append((where, text.decode(errors="replace") if isinstance(text, bytes) else text))
@@ -78,6 +84,8 @@ def check_inbox(inbox: Inbox, token: str) -> int:
         if text.lstrip().startswith(("{", "[")):
             bad_keys = {key for key in json_keys(json.loads(text)) if FORBIDDEN_KEYS.match(key)}
             assert not bad_keys, f"seat {inbox.seat} got keys {bad_keys} in {where}"
+        for marker in inbox.foreign_notes:
+            assert marker not in text, f"seat {inbox.seat} got another's note in {where}: {text[:3000]}"
     return len(checked)
 
 
@@ -88,6 +96,7 @@ def collect_http(inbox: Inbox, token: str, version: int, turn: int) -> None:
     paths = []
     if turn % 8 == 0:  # the socket carries the state after every move; the API now and then
         paths += [f"/tables/{token}", f"/tables/{token}/moves", f"/tables/{token}/chat", "/me/tables"]
+        paths.append(f"/tables/{token}/note")  # one's own notes; a spectator's or visitor's refusal
         stale = {"action": "draw_stock", "expected_version": version - 1}
         inbox.add("409 stale move", api.post(f"/tables/{token}/moves", stale).content)
         for action in ("take_upcard", "big_gin"):  # no card of its own to echo back
@@ -124,6 +133,12 @@ def play_one_move(token: str, players: dict[int, Any], turn: int) -> int:
         "post", f"/tables/{token}/moves", {"action": action, "expected_version": mine["version"]}
     )
     return seat
+
+
+def write_notes(token: str, players: dict[int, Any], markers: dict[int, str], turn: int) -> None:
+    """Each seat's notes, typed again as the match goes (what the page saves a second after)."""
+    for seat, marker in markers.items():
+        players[seat].ok("put", f"/tables/{token}/note", {"text": f"turn {turn}: {marker} picks low"})
 
 
 def table_version(token: str) -> int:
@@ -183,16 +198,20 @@ def test_no_recipient_ever_receives_a_card_it_could_not_know(alice, bob, carol, 
     carol.ok("post", f"/tables/{token}/join", {})  # the spectator
     clients = {players[0]: 0, players[1]: 1}
     inboxes = [Inbox(clients.get(client), client, client.user.email) for client in (alice, bob, carol)]
-    player_ids = {inbox.seat: Player.objects.get(user=inbox.client.user).pk for inbox in inboxes}
+    player_ids = [Player.objects.get(user=inbox.client.user).pk for inbox in inboxes]
+    inboxes.append(Inbox(None, ApiClient(Client(), name="visitor"), ""))  # the link, no session
+    player_ids.append(None)
+    markers = {seat: f"note-{seat}-{uuid.uuid4().hex}" for seat in (0, 1)}
+    for inbox in inboxes:
+        inbox.foreign_notes = {marker for seat, marker in markers.items() if seat != inbox.seat}
 
     async def match() -> tuple[int, int]:
-        sockets = {}
+        sockets = []
         for inbox in inboxes:
-            sockets[inbox.seat] = [
-                await connect(f"/ws/tables/{token}/", inbox.client),
-                await connect("/ws/me/", inbox.client),
-            ]
-            await sockets[inbox.seat][0].send_json_to({"type": "visibility", "visible": False})
+            sockets.append([await connect(f"/ws/tables/{token}/", inbox.client)])
+            if inbox.email:  # the visitor has no user socket
+                sockets[-1].append(await connect("/ws/me/", inbox.client))
+            await sockets[-1][0].send_json_to({"type": "visibility", "visible": False})
         deals, checked, turn = 1, 0, 0
         while True:
             state = await sync_to_async(advance_between_deals)(token, players)
@@ -200,16 +219,18 @@ def test_no_recipient_ever_receives_a_card_it_could_not_know(alice, bob, carol, 
                 break
             deals += state["deal"]["number"] != deals
             await sync_to_async(Activity.objects.all().delete)()  # everyone away: alerts go out
+            if turn % 8 == 0:
+                await sync_to_async(write_notes)(token, players, markers, turn)
             await sync_to_async(play_one_move)(token, players, turn)
             turn += 1
             version = await sync_to_async(table_version)(token)
-            for inbox in inboxes:
+            for inbox, its_sockets, player_id in zip(inboxes, sockets, player_ids, strict=True):
                 await sync_to_async(collect_http)(inbox, token, version, turn)
-                await drain_frames(inbox, sockets[inbox.seat], version)
-                collect_alerts(inbox, pushes, player_ids[inbox.seat])
+                await drain_frames(inbox, its_sockets, version)
+                collect_alerts(inbox, pushes, player_id)
                 checked += await sync_to_async(check_inbox)(inbox, token)
-        for socket_pair in sockets.values():
-            for socket in socket_pair:
+        for its_sockets in sockets:
+            for socket in its_sockets:
                 await socket.disconnect()
         return deals, checked, turn
 
@@ -220,9 +241,17 @@ def test_no_recipient_ever_receives_a_card_it_could_not_know(alice, bob, carol, 
     assert moves and checked >= 2 * len(inboxes) * moves and len(final["match"]["score_sheet"]) == deals
     assert mail.outbox, "emails were sent and checked"
     assert pushes, "push payloads were sent and checked"
+    notes = MatchNote.objects.filter(match_id=final["match"]["id"])
+    assert {note.text.split()[2] for note in notes} == set(markers.values())  # both were kept
+    for inbox in inboxes:  # the finished match's archive page shows a note to its author only
+        inbox.add("archive page", inbox.client.client.get(f"/matches/{final['match']['id']}/").content)
+        for where, text in inbox.texts:
+            assert not any(marker in text for marker in inbox.foreign_notes), (inbox.seat, where)
+        if inbox.seat is not None:  # the author's own page shows it: the scan looks where it would be
+            assert markers[inbox.seat] in inbox.texts[-1][1]
 
 
-def collect_alerts(inbox: Inbox, pushes: list[tuple[int, dict]], player_id: int) -> None:
+def collect_alerts(inbox: Inbox, pushes: list[tuple[int, dict]], player_id: int | None) -> None:
     """The push payloads and emails sent since the last look."""
     for pid, payload in pushes[inbox.pushes_seen :]:
         if pid == player_id:

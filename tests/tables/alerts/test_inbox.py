@@ -9,7 +9,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -177,3 +177,51 @@ def test_the_inbox_costs_the_same_queries_for_a_few_lines_or_a_full_page(alice):
     for n in range(3, 120):
         inbox.keep(ana, "match_over", f"match:{n}", "r", "", "/t/a/")
     assert queries() == few
+
+
+class _RolledBack(Exception):
+    pass
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_line_counts_again_on_every_device_once_committed(monkeypatch):
+    """Over the real user socket: a line written in a transaction that rolls back tells no page;
+    a committed one tells each open page of the player (two devices), and nobody else."""
+    from tables.live import sockets
+    from tests.tables.live.helpers import connect, drain, receive_type, run, sync
+
+    monkeypatch.setattr(sockets, "SHARED_DB_THREAD", True)
+    phone = make_account_client("ana-devices@example.com")
+    desktop = ApiClient(Client(), name="desktop")
+    desktop.client.force_login(phone.user)
+    other = make_account_client("carl-devices@example.com")
+    ana = player_for_user(phone.user)
+
+    def rolled_back() -> None:
+        try:
+            with transaction.atomic():
+                assert inbox.keep(ana, "match_over", "match:5", "You won", "", "/t/a/")
+                raise _RolledBack
+        except _RolledBack:
+            pass
+
+    def committed() -> None:
+        with transaction.atomic():
+            assert inbox.keep(ana, "match_over", "match:6", "You won", "", "/t/a/")
+
+    async def body():
+        sockets_open = [await connect("/ws/me/", client) for client in (phone, desktop, other)]
+        for socket in sockets_open:
+            await receive_type(socket, "pending")
+        await sync(rolled_back)
+        for socket in sockets_open:
+            assert not [m for m in await drain(socket) if m["type"] == "inbox"]
+        await sync(committed)
+        for socket in sockets_open[:2]:
+            assert await receive_type(socket, "inbox") == {"type": "inbox"}
+        assert not [m for m in await drain(sockets_open[2]) if m["type"] == "inbox"]
+        assert await sync(inbox.unread, ana) == 1
+        for socket in sockets_open:
+            await socket.disconnect()
+
+    run(body)

@@ -11,12 +11,15 @@ from tables.challenges import alerts as challenge_alerts
 
 @pytest.fixture
 def sent(monkeypatch, settings):
-    """The project's own boundaries: the socket layer, the push sender and the task hand-off."""
+    """The project's own boundaries: the socket layer, the push sender and the task hand-off.
+    ``site``: the site alerts; ``inbox``: the user socket's other messages (a line written)."""
     settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = "public", "private"
-    record: dict[str, list] = {"site": [], "push": [], "later": []}
-    monkeypatch.setattr(
-        challenge_alerts.events, "publish_to_player", lambda pid, m: record["site"].append((pid, m))
-    )
+    record: dict[str, list] = {"site": [], "inbox": [], "push": [], "later": []}
+
+    def published(pid: int, message: dict) -> None:
+        record["site" if message.get("type") == "alert" else "inbox"].append((pid, message))
+
+    monkeypatch.setattr(challenge_alerts.events, "publish_to_player", published)
     monkeypatch.setattr(
         push, "send_to_player", lambda player, payload, topic: record["push"].append(player.pk)
     )

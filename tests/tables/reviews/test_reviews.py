@@ -261,3 +261,51 @@ def test_ten_requests_at_once_make_one_review_computed_once(runs):
     assert statuses == [202] * 10
     assert DealReview.objects.count() == 1 and len(runs) == 1
     assert DealReview.objects.get().status == DealReview.Status.DONE
+
+
+def test_the_asker_finds_one_line_in_the_inbox_once_the_review_is_done(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    """The line "a review is ready": to whoever asked, once, in their language, linking to the replay; an
+    announcement heard twice and a request made again keep one line."""
+    from tables.accounts.identity import player_for_user
+    from tables.accounts.models import Player
+    from tables.alerts.models import InboxItem
+    from tables.reviews import alerts as review_alerts
+
+    token, _ = finished_first_deal(alice, bob, target=100)
+    ana, ben = player_for_user(alice.user), player_for_user(bob.user)
+    Player.objects.filter(pk=ana.pk).update(language="en")
+    assert not InboxItem.objects.filter(kind="review_ready").exists()  # nobody asked yet
+    with django_capture_on_commit_callbacks(execute=True):  # the line follows the review's commit
+        alice.ok("post", review_path(token), status=202)
+    assert InboxItem.objects.filter(kind="review_ready").count() == 1
+    review = DealReview.objects.get(requested_by=ana)
+    assert review.status == DealReview.Status.DONE
+    review_alerts.on_reviewed(None, review_id=review.pk)  # heard twice
+    alice.ok("post", review_path(token), status=202)  # asked again: already there
+    [line] = InboxItem.objects.filter(kind="review_ready")
+    match = Match.objects.get()
+    assert line.player_id == ana.pk and line.path == f"/matches/{match.pk}/deals/1/"
+    assert line.title == "LUNA's review of deal 1 is ready" and "replay" in line.body
+    with django_capture_on_commit_callbacks(execute=True):
+        bob.ok("post", review_path(token), status=202)  # his own seat: his line, in Spanish
+    mine = InboxItem.objects.get(kind="review_ready", player=ben)
+    assert mine.title == "El análisis de LUNA de la mano 1 está listo"
+
+
+def test_no_review_ready_line_while_the_review_is_not_done(
+    alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    from tables.alerts.models import InboxItem
+
+    token, _ = finished_first_deal(alice, bob, target=100)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the search failed")
+
+    monkeypatch.setattr(reviews, "review_deal", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        alice.ok("post", review_path(token), status=202)
+    assert DealReview.objects.get().status == DealReview.Status.FAILED
+    assert not InboxItem.objects.filter(kind="review_ready").exists()

@@ -90,6 +90,38 @@ def test_the_blocked_ones_chat_is_hidden_from_the_blocker_only(ana, ben):
     assert [m["text"] for m in ana.ok("get", f"/tables/{token}/chat")["messages"]] == ["from ana"]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_blocked_ones_chat_frames_never_reach_the_blockers_socket(ana, ben, monkeypatch):
+    """Over the live table socket: Ben's chat, sent on his socket after Ana blocked him, reaches
+    him but no frame of Ana's socket carries it; hers still reaches both."""
+    from tables.live import sockets
+    from tests.tables.live.helpers import connect, drain, receive_type, run
+
+    monkeypatch.setattr(sockets, "SHARED_DB_THREAD", True)
+    token, _ = started(ana, ben)
+    services.block(ana.player, ben.player)
+
+    async def body():
+        hers = await connect(f"/ws/tables/{token}/", ana)
+        his = await connect(f"/ws/tables/{token}/", ben)
+        for socket in (hers, his):
+            await receive_type(socket, "snapshot")
+        await his.send_json_to({"type": "chat", "text": "from ben"})
+        assert (await receive_type(his, "chat"))["message"]["text"] == "from ben"
+        await hers.send_json_to({"type": "chat", "text": "from ana"})
+        assert (await receive_type(his, "chat"))["message"]["text"] == "from ana"
+        assert (await receive_type(hers, "chat"))["message"]["text"] == "from ana"
+        seen_by_ana = await drain(hers)
+        await his.send_json_to({"type": "chat", "text": "from ben again"})
+        assert (await receive_type(his, "chat"))["message"]["text"] == "from ben again"
+        seen_by_ana += await drain(hers)
+        assert "from ben" not in repr(seen_by_ana)
+        for socket in (hers, his):
+            await socket.disconnect()
+
+    run(body)
+
+
 def test_a_running_match_goes_on_to_its_end(ana, ben):
     token, _ = started(ana, ben)
     services.block(ana.player, ben.player)
