@@ -5,11 +5,11 @@ in again with the password and then the app's code."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
-from allauth.mfa.totp.internal.auth import format_hotp_value, hotp_value
 from playwright.sync_api import expect
+
+from tests.tables.helpers import totp_code as code_of
 
 from .conftest import new_context
 
@@ -17,10 +17,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 EMAIL, PASSWORD = "alice@example.com", "a long enough password 1"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
-
-
-def code_of(secret: str) -> str:
-    return format_hotp_value(hotp_value(secret, int(time.time()) // 30))
 
 
 def log_in_with_password(page) -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterable
 from typing import Any
 
 from allauth.account.models import EmailAddress
+from allauth.mfa.totp.internal.auth import format_hotp_value, hotp_value
 from django.contrib.auth import get_user_model
 from django.test import Client
 
@@ -237,3 +239,16 @@ def to_play(token: str, players: dict[int, ApiClient]) -> tuple[ApiClient, ApiCl
     state = players[0].state(token)
     seat = state["deal"]["view"]["to_play"]
     return players[seat], players[1 - seat], players[seat].state(token)
+
+
+TOTP_STEP = 30  # seconds (allauth's MFA_TOTP_PERIOD)
+
+
+def totp_code(secret: str, margin: float = 10) -> str:
+    """The authenticator app's code, taken at least ``margin`` seconds before its step ends:
+    allauth accepts no neighbouring step, and on a loaded machine a code typed near the end of
+    its step reached the server in the next one ("wrong code")."""
+    left = TOTP_STEP - time.time() % TOTP_STEP
+    if left < margin:
+        time.sleep(left + 0.05)
+    return format_hotp_value(hotp_value(secret, int(time.time()) // TOTP_STEP))

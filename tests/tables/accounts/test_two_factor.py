@@ -5,22 +5,18 @@ code logs in, and wrong codes count against the login limits (settings.ACCOUNT_R
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from allauth.mfa.models import Authenticator
 from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
-from allauth.mfa.totp.internal.auth import format_hotp_value, hotp_value
 from django.core.cache import cache
 from django.test import Client
+
+from tests.tables.helpers import totp_code as code_of
 
 pytestmark = pytest.mark.django_db
 
 EMAIL, PASSWORD = "alice@example.com", "a long enough password 1"
-
-
-def code_of(secret: str) -> str:
-    return format_hotp_value(hotp_value(secret, int(time.time()) // 30))
 
 
 def wrong_code_of(secret: str) -> str:
