@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from tests.tables.live import servers
@@ -47,10 +48,17 @@ def run_manage(env: dict[str, str], *args: str) -> str:
 
 
 def wrk(
-    urls: list[str], seconds: int, connections: int, threads: int, token: str | None = None
+    urls: list[str],
+    seconds: int,
+    connections: int,
+    threads: int,
+    token: str | None = None,
+    headers: Sequence[str] = (),
 ) -> dict[str, float]:
     """One wrk per server process, at once, each with its share of the connections (as a balancer
-    would spread them): requests add up; p50 and p99 are the worst process's (conservative)."""
+    would spread them): requests add up; p50 and p99 are the worst process's (conservative).
+    ``token`` is sent as a bearer token, ``headers`` ("Name: value", e.g. a session cookie) as they are."""
+    sent = [*headers, f"Authorization: Bearer {token}"] if token else list(headers)
     runs = []
     for url in urls:
         command = [
@@ -60,8 +68,8 @@ def wrk(
             f"-d{seconds}s",
         ]
         command += ["--latency", url]
-        if token:
-            command[1:1] = ["-H", f"Authorization: Bearer {token}"]
+        for header in sent:
+            command[1:1] = ["-H", header]
         runs.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
     figures = [_figures(run.communicate()[0]) for run in runs]
     return {

@@ -1,22 +1,29 @@
-"""HTTP benchmark of the pages that grow with the record: a player's page, the leaderboard and
-the archive with 10,000 finished matches and 1,000 players, next to the table state in the same run, all
-under daphne on loopback and measured with wrk (bench/http_load.py's harness). A benchmark,
-not a test: see bench/README.md for the command and figures.
+"""HTTP benchmark of the pages that grow with the record: a player's page, the leaderboard, the
+archive and the social pages (the following list, the inbox, head-to-head) with 10,000 finished
+matches and 1,000 players, next to the table state in the same run, all under daphne on loopback
+and measured with wrk (bench/http_load.py's harness). A benchmark, not a test: see
+bench/README.md for the command and figures.
 
     .venv/bin/python -m bench.player_pages [--seconds 5] [--connections 8] [--processes 2]
 
 The database is a fresh SQLite file in a temporary directory unless DATABASE_URL is set.
-To measure another page, add a line to PAGES: its path may name {table}, {player}, {match} (a
-finished match of that player) and {replayed} (a real finished match at a public table, played
-move by move, for the archive's pages).
+To measure another page, add a line to PAGES: its path may name {table}, {player} (the heavy
+player, in 2,000 matches), {rival} (the account with the most matches against the heavy player
+among the first 50), {match} (a finished match of the heavy player) and {replayed} (a real
+finished match at a public table, played move by move, for the archive's pages). Each page is
+asked once before wrk drives it: anything but a 200, or a page without its marker (and, logged
+in, without the logout link), stops the run.
 """
 
 from __future__ import annotations
 
+import http.client
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from bench.http_load import fresh_site, load_options, run_manage, wrk
 from tests.tables.live import servers
@@ -57,27 +64,91 @@ while True:
         chosen = "draw_stock" if "draw_stock" in legal else "pass"
     services.apply_move(played.pk, alice, chosen, now.version)
 replayed = now.current_deal.match
+# The heavy player's social pages, through the writers: 200 followed accounts seen at different
+# times, 500 inbox lines (the most kept) of which half read, and a rival with a head-to-head record.
+import datetime as dt
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from tables.alerts import inbox, presence
+from tables.alerts.models import InboxItem
+from tables.social import selectors as social, services as social_services
+now = timezone.now()
+for n, other in enumerate(players[1:201]):
+    social_services.follow(regular, other)
+    presence.touch_site(other.pk, now - dt.timedelta(minutes=7 * n))
+for n in range(inbox.INBOX_MAX):
+    assert inbox.keep(regular, "match_over", f"bench:{n}", f"Result {n}", "", "/me/archive/")
+kept = InboxItem.objects.filter(player=regular).order_by("pk").values_list("pk", flat=True)
+inbox.mark_read(regular, list(kept)[1::2])
+rival = max(players[1:51], key=lambda other: social.head_to_head(regular, other).matches)
+def session(user):  # a login session as a browser's: its cookie's value
+    browser = Client()
+    browser.force_login(user)
+    return browser.cookies[settings.SESSION_COOKIE_NAME].value
 from django.db import connection
 if connection.vendor == "postgresql":
     connection.cursor().execute("ANALYZE")  # as autovacuum would after such a bulk load
 print("TABLE", table.invite_token, "TOKEN", identity.issue_api_token(users[0], "bench")[1],
       "PLAYER", regular.pk, "MATCH", match.pk, "REPLAYED", replayed.pk,
-      "REGULAR", identity.issue_api_token(regular.user, "bench")[1])
+      "REGULAR", identity.issue_api_token(regular.user, "bench")[1],
+      "RIVAL", rival.pk, "VERSUS", social.head_to_head(regular, rival).matches,
+      "COOKIE", settings.SESSION_COOKIE_NAME, "HEAVY", session(regular.user), "RIVALS", session(rival.user),
+      "LOGOUT", reverse("account_logout"))
 """
 
-# (name, path, the API token it is sent with: alice's, the regular player's, or none):
+# (name, path, who asks: "token" (alice's API token), "regular" (the heavy player's API token),
+# "heavy" or "rival" (that account's login session cookie) or None, a text the page must hold):
 # measured one after the other against the same servers.
 PAGES = [
-    ("table state", "/api/tables/{table}", "token"),
-    ("player page (2,000 matches)", "/players/{player}/", None),
-    ("player page, page 50", "/players/{player}/?page=50", None),
-    ("leaderboard", "/leaderboard/?pace=slow", None),
-    ("leaderboard, page 5", "/leaderboard/?pace=slow&page=5", None),
-    ("archive: a match page", "/matches/{replayed}/", None),
-    ("archive: a deal's replay", "/matches/{replayed}/deals/1/", None),
-    ("archive: a player's 2,000 matches (API)", "/api/me/archive", "regular"),
-    ("archive: a player's 2,000 matches, page 50 (API)", "/api/me/archive?page=50", "regular"),
+    ("table state", "/api/tables/{table}", "token", '"version"'),
+    ("player page (2,000 matches)", "/players/{player}/", None, "/players/{player}/"),
+    ("player page, page 50", "/players/{player}/?page=50", None, "/players/{player}/"),
+    ("leaderboard", "/leaderboard/?pace=slow", None, "/players/"),
+    ("leaderboard, page 5", "/leaderboard/?pace=slow&page=5", None, "/players/"),
+    ("archive: a match page", "/matches/{replayed}/", None, "/matches/{replayed}/"),
+    ("archive: a deal's replay", "/matches/{replayed}/deals/1/", None, "/matches/{replayed}/"),
+    ("archive: a player's 2,000 matches (API)", "/api/me/archive", "regular", '"matches"'),
+    ("archive: a player's 2,000 matches, page 50 (API)", "/api/me/archive?page=50", "regular", '"matches"'),
+    ("following list (200 followed), logged in", "/me/following/", "heavy", "?opponent="),
+    ("inbox (500 lines), logged in", "/me/inbox/", "heavy", 'class="inbox-line'),
+    ("inbox API (the bell)", "/api/me/inbox", "regular", '"unread"'),
+    ("player page with head-to-head (the rival's)", "/players/{rival}/", "heavy", 'id="head-to-head"'),
+    (
+        "player page with head-to-head (the heavy player's)",
+        "/players/{player}/",
+        "rival",
+        'id="head-to-head"',
+    ),
+    ("matches against the rival", "/players/{rival}/versus/", "heavy", "/matches/"),
 ]
+SESSIONS = {"heavy": "heavy", "rival": "rivals"}  # who: the word of their session's cookie
+
+
+def headers_of(who: str | None, names: dict[str, str]) -> list[str]:
+    if who in ("token", "regular"):
+        return [f"Authorization: Bearer {names[who]}"]
+    if who in SESSIONS:
+        return [f"Cookie: {names['cookie']}={names[SESSIONS[who]]}"]
+    return []
+
+
+def check(url: str, headers: list[str], marker: str, logged_in: str | None) -> None:
+    """Ask the page once as wrk will: a 200 holding its marker (and the logout link if logged in),
+    else stop the run with what came back."""
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.netloc, timeout=60)
+    try:
+        target = parts.path + (f"?{parts.query}" if parts.query else "")
+        connection.request("GET", target, headers=dict(header.split(": ", 1) for header in headers))
+        response = connection.getresponse()
+        body = response.read().decode(errors="replace")
+    finally:
+        connection.close()
+    missing = [text for text in (marker, logged_in) if text and text not in body]
+    if response.status != 200 or missing:
+        sys.exit(f"{url}: status {response.status}, missing {missing}\n{body[:1500]}")
 
 
 def main() -> None:
@@ -88,17 +159,21 @@ def main() -> None:
     started = time.monotonic()
     words = run_manage(env, "shell", "-c", SETUP).split()
     print(f"seeded 10,000 matches and 1,000 players in {time.monotonic() - started:.0f} s")
-    keys = ("TABLE", "TOKEN", "PLAYER", "MATCH", "REPLAYED", "REGULAR")
+    keys = ("TABLE", "TOKEN", "PLAYER", "MATCH", "REPLAYED", "REGULAR", "RIVAL", "VERSUS")
+    keys += ("COOKIE", "HEAVY", "RIVALS", "LOGOUT")
     names = {key.lower(): words[words.index(key) + 1] for key in keys}
+    print(f"the heavy player #{names['player']} and the rival #{names['rival']}: {names['versus']} matches")
     ports = [servers.free_port() for _ in range(options.processes)]
     pool = [servers.daphne(port, env, workdir / f"{port}.log") for port in ports]
     try:
         time.sleep(1)
-        for name, path, token_name in PAGES:
+        for name, path, who, marker in PAGES:
             urls = [f"http://127.0.0.1:{port}{path.format(**names)}" for port in ports]
-            token = names[token_name] if token_name else None
-            wrk(urls, 1, options.connections, options.threads, token)  # warm-up
-            figures = wrk(urls, options.seconds, options.connections, options.threads, token)
+            headers = headers_of(who, names)
+            for url in urls:
+                check(url, headers, marker.format(**names), names["logout"] if who in SESSIONS else None)
+            wrk(urls, 1, options.connections, options.threads, headers=headers)  # warm-up
+            figures = wrk(urls, options.seconds, options.connections, options.threads, headers=headers)
             print(
                 f"{name}: {figures['rps']:.0f} req/s, p50 {figures['p50_ms']:.1f} ms, "
                 f"p99 {figures['p99_ms']:.1f} ms, non-2xx {figures['non_2xx']:.0f}"
