@@ -149,12 +149,18 @@ class Heartbeat:
     (presence.renew_leases) per beat for all the sockets then due, instead of a thread hop and a
     write per socket. A socket starts at a random point of the period and there are BEAT_SLICES
     beats a period, so a process with a thousand sockets renews about a hundred at a time: one
-    batch of them all held up every move the process was serving (a p99 spike every period)."""
+    batch of them all held up every move the process was serving (a p99 spike every period).
+
+    A closing socket waits for a beat that is renewing it (discard): else the beat, having taken
+    the socket before it closed, could renew its lease after the close released it, and the socket
+    would count as present for another lease."""
 
     def __init__(self) -> None:
         # socket -> when its lease is next due (time.monotonic); a socket never closed is not kept
         self.sockets: weakref.WeakKeyDictionary[LiveConsumer, float] = weakref.WeakKeyDictionary()
         self.task: asyncio.Task[None] | None = None
+        # the sockets the beat under way renews, and the event set when it ends
+        self.in_flight: tuple[set[LiveConsumer], asyncio.Event] | None = None
 
     def add(self, socket: LiveConsumer) -> None:
         self.sockets[socket] = time.monotonic() + random.uniform(0, presence.HEARTBEAT_SECONDS)
@@ -162,8 +168,11 @@ class Heartbeat:
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self._run())
 
-    def discard(self, socket: LiveConsumer) -> None:
+    async def discard(self, socket: LiveConsumer) -> None:
         self.sockets.pop(socket, None)
+        flight = self.in_flight
+        if flight is not None and socket in flight[0]:
+            await flight[1].wait()
 
     async def _run(self) -> None:
         while self.sockets:
@@ -176,6 +185,17 @@ class Heartbeat:
     async def beat(self, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
         due = [socket for socket, at in list(self.sockets.items()) if at <= now]
+        if not due:
+            return
+        ended = asyncio.Event()
+        self.in_flight = (set(due), ended)
+        try:
+            await self._renew(due, now)
+        finally:
+            ended.set()
+            self.in_flight = None
+
+    async def _renew(self, due: list[LiveConsumer], now: float) -> None:
         for socket in due:
             if socket in self.sockets:
                 self.sockets[socket] = now + presence.HEARTBEAT_SECONDS
@@ -242,7 +262,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await handler(message)
 
     async def disconnect(self, code: int) -> None:
-        heartbeat.discard(self)
+        await heartbeat.discard(self)
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 

@@ -319,6 +319,36 @@ def test_the_heartbeat_renews_each_socket_once_a_period_in_slices(monkeypatch):
     assert all(socket.rejoined == 1 for socket in open_sockets)
 
 
+def test_a_socket_closing_during_a_beat_that_renews_it_waits_for_that_beat(monkeypatch):
+    """Else the beat, holding the socket from before it closed, would renew the lease its close
+    had just released (a visitor counted for another lease)."""
+    renewed: list[list[tuple[int, int, bool]]] = []
+    monkeypatch.setattr(presence, "renew_leases", lambda leases, players: renewed.append(leases))
+    monkeypatch.setattr(sockets, "db", lambda fn: database_sync_to_async(fn, thread_sensitive=True))
+
+    async def body():
+        gate = asyncio.Event()
+
+        class _SlowSocket(_Socket):
+            async def rejoin_groups(self) -> None:
+                await gate.wait()
+
+        beat, socket = sockets.Heartbeat(), _SlowSocket(1)
+        beat.sockets[socket] = 0.0
+        beating = asyncio.create_task(beat.beat(now=1.0))
+        await asyncio.sleep(0.01)
+        closing = asyncio.create_task(beat.discard(socket))
+        await asyncio.sleep(0.05)
+        waited = not closing.done()
+        gate.set()
+        await asyncio.gather(beating, closing)
+        return waited, beat.in_flight
+
+    waited, in_flight = run(body)
+    assert waited and in_flight is None
+    assert renewed == []  # closed before its lease was renewed: not renewed
+
+
 async def _presence_until(socket, seat: int, **wanted) -> dict:
     """The seat's row of the first presence message that shows ``wanted`` (earlier ones may
     report an older moment, e.g. the watcher's own arrival)."""

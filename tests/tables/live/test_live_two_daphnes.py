@@ -26,16 +26,18 @@ pytestmark = [
 
 @pytest.fixture
 def two_daphnes(worker_env, tmp_path):
-    processes, ports = [], []
+    processes, ports, logs = [], [], [tmp_path / f"daphne{number}.log" for number in (1, 2)]
     try:
-        for number in (1, 2):
+        for log in logs:
             port = servers.free_port()
-            processes.append(servers.daphne(port, worker_env, tmp_path / f"daphne{number}.log"))
+            processes.append(servers.daphne(port, worker_env, log))
             ports.append(port)
         yield ports
     finally:
         for process in processes:
             servers.stop(process)
+        for log in logs:  # pytest shows what a test printed only when it failed
+            print(f"--- {log.name}:\n{log.read_text(errors='replace')[-3000:] if log.exists() else ''}")
 
 
 def test_a_move_on_one_daphne_reaches_the_opponent_on_the_other(alice, bob, two_daphnes):
