@@ -120,7 +120,7 @@ class ReportAdmin(ModelAdmin):
         lines = [
             format_html(
                 "<li{}>{} · {} [{}]: {}</li>",
-                format_html(' style="font-weight:bold"') if row.id == message.id else "",
+                format_html(' style="{}"', "font-weight:bold") if row.id == message.id else "",
                 row.created_at.strftime("%Y-%m-%d %H:%M"),
                 row.author.display_name,
                 row.channel,
