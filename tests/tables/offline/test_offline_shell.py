@@ -28,7 +28,7 @@ def served_shell() -> tuple[str, list[str]]:
 
 
 def test_the_worker_starts_with_the_shell_every_page_loads():
-    version, urls = served_shell()
+    _, urls = served_shell()
     for needed in ("css/site.css", "css/table.css", "js/site.js", "js/offline.js", "js/table.js",
                    "img/favicon.svg", "img/icons/icon-192.png"):  # fmt: skip
         assert f"/static/{needed}" in urls
@@ -80,7 +80,9 @@ def test_no_other_page_is_kept():
 
 def test_the_page_says_where_the_offline_banner_goes():
     page = make_account_client("alice@example.com").client.get("/me/tables/").content.decode()
-    assert '<p class="offline-banner" id="offline-banner" role="status" aria-live="polite" hidden></p>' in page
+    assert (
+        '<p class="offline-banner" id="offline-banner" role="status" aria-live="polite" hidden></p>' in page
+    )
     assert "<body " in page  # the worker marks a kept page at this tag (static/sw.js markedOffline)
 
 
