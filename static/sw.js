@@ -53,10 +53,38 @@ async function page(request, url) {
     if (kept) return markedOffline(kept);
     throw error;
   }
+  await keepOrForget(await caches.open(PAGES_CACHE), key, response);
+  return response;
+}
+
+/* My tables asks for its tables' pages (static/js/offline.js), so that each table where the
+ * player sits opens offline, visited or not: one at a time, each at most every KEEP_EVERY_MS. */
+const KEEP_EVERY_MS = 10 * 60 * 1000;
+
+self.addEventListener("message", (event) => {
+  const message = event.data || {};
+  if (message.type === "keep-pages" && Array.isArray(message.urls)) event.waitUntil(keepPages(message.urls));
+});
+
+async function keepPages(urls) {
   const pages = await caches.open(PAGES_CACHE);
+  for (const address of urls.slice(0, 50)) {
+    const url = new URL(address, self.location.origin);
+    if (url.origin !== self.location.origin || !url.pathname.startsWith("/t/")) continue;
+    const key = url.origin + url.pathname;
+    const kept = await pages.match(key);
+    if (kept && Date.now() - Number(kept.headers.get(KEPT_AT)) < KEEP_EVERY_MS) continue;
+    try {
+      await keepOrForget(pages, key, await fetch(key, { credentials: "same-origin" }));
+    } catch {
+      return; // the network is gone: the next visit of My tables tries again
+    }
+  }
+}
+
+async function keepOrForget(pages, key, response) {
   if (response.ok && response.headers.get("Ginmesa-Offline") === "keep") await pages.put(key, await stamped(response.clone()));
   else await pages.delete(key);
-  return response;
 }
 
 async function stamped(response) {

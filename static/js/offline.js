@@ -138,8 +138,19 @@ async function backOnline() {
   else if (banner) banner.hidden = true;
 }
 
+// My tables (online) asks the worker to keep the page of each table listed, so that every table
+// where the player sits opens offline, not only those visited since.
+function keepListedTables() {
+  const list = document.querySelector("[data-keep-offline]");
+  const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  if (!list || !worker) return;
+  const urls = [...list.querySelectorAll("a[href^='/t/']")].map((link) => link.getAttribute("href"));
+  worker.postMessage({ type: "keep-pages", urls });
+}
+
 export function startOffline() {
   if (offline) showBanner(offlineText(offlineSince()));
+  else keepListedTables();
   document.addEventListener("submit", refuseForms, true);
   window.addEventListener("online", backOnline);
   if (!offline && navigator.onLine) backOnline();

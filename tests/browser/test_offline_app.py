@@ -54,9 +54,10 @@ def kept_pages(page: Page) -> list[str]:
     ]
 
 
-def alice_keeps_her_pages(browser, live_url, accounts, console, device) -> tuple:
+def alice_keeps_her_pages(browser, live_url, accounts, console, device, *, visit_table: bool) -> tuple:
     """Alice (to play first) and Bob at a table; Alice's browser, its worker ready, visits My
-    tables and the table so that the worker keeps them: (alice, bob, token, Alice's page)."""
+    tables (which has the worker keep each table's page) and, if ``visit_table``, the table:
+    (alice, bob, token, Alice's page)."""
     alice, alice_session = accounts("alice@example.com", "Alice")
     bob, _ = accounts("bob@example.com", "Bob")
     token = start_table(alice, bob)
@@ -64,9 +65,10 @@ def alice_keeps_her_pages(browser, live_url, accounts, console, device) -> tuple
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.wait_for_function("Boolean(navigator.serviceWorker.controller)")  # the worker claims the page
     page.goto("/me/tables/")
-    page.goto(f"/t/{token}/")
-    expect(page.locator("#table-app[data-ready='1']")).to_be_attached()
-    expect(page.locator("#btn-draw")).to_be_visible()
+    if visit_table:
+        page.goto(f"/t/{token}/")
+        expect(page.locator("#table-app[data-ready='1']")).to_be_attached()
+        expect(page.locator("#btn-draw")).to_be_visible()
     kept = [f"{live_url}/me/tables/", f"{live_url}/t/{token}/"]
     wait_until(lambda: sorted(kept_pages(page)) == kept, pause=browser_pause(page))
     return alice, bob, token, page
@@ -87,10 +89,14 @@ def offline_on_the_table(page: Page, token: str, text: dict, who: str, console) 
     return page
 
 
-def alice_draws_offline(browser, live_url, accounts, console, device, text: dict) -> tuple:
+def alice_draws_offline(
+    browser, live_url, accounts, console, device, text: dict, *, visit_table: bool
+) -> tuple:
     """Alice's pages kept, the network gone, her draw kept on the table opened offline: (alice,
     bob, token, Alice's page, the table's version when she drew)."""
-    alice, bob, token, page = alice_keeps_her_pages(browser, live_url, accounts, console, device)
+    alice, bob, token, page = alice_keeps_her_pages(
+        browser, live_url, accounts, console, device, visit_table=visit_table
+    )
     version = Table.objects.get(invite_token=token).version
     page = offline_on_the_table(page, token, text, "alice", console)
     press(device, page.locator("#btn-draw"))
@@ -111,7 +117,9 @@ def test_offline_the_app_shows_the_kept_pages_and_sends_the_kept_move_once_then_
     browser, live_url, known_deck, accounts, console, screenshots, device, lang
 ):
     text = TEXTS[lang]
-    _, _, token, page, version = alice_draws_offline(browser, live_url, accounts, console, device, text)
+    _, _, token, page, version = alice_draws_offline(
+        browser, live_url, accounts, console, device, text, visit_table=True
+    )
     press(device, page.locator("#btn-draw"))  # a second move is not kept in the first one's place
     expect(page.locator("#toasts")).to_contain_text(text["one_kept"])
     page.screenshot(path=str(screenshots / f"offline-table-{lang}.png"))
@@ -141,7 +149,10 @@ def test_a_move_kept_offline_on_a_table_that_moved_on_is_refused_and_nothing_dou
     browser, live_url, known_deck, accounts, console, device, lang
 ):
     text = TEXTS[lang]
-    alice, bob, token, page, version = alice_draws_offline(browser, live_url, accounts, console, device, text)
+    # Alice never opened the table online: My tables had the worker keep its page.
+    alice, bob, token, page, version = alice_draws_offline(
+        browser, live_url, accounts, console, device, text, visit_table=False
+    )
 
     # Meanwhile Alice draws and discards on her other device and Bob, the opponent, draws: all
     # through the move API (the deck is known: Alice draws 5H and keeps it).
