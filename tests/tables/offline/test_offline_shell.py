@@ -88,3 +88,10 @@ def test_the_page_says_where_the_offline_banner_goes():
 
 def test_shell_lists_only_its_folders():
     assert all(path.split("/")[0] in shell.SHELL_FOLDERS for path in shell.shell_files())
+
+
+def test_the_help_page_tells_what_the_app_does_offline_in_both_languages():
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get("/help/").content.decode()
+    spanish = Client(HTTP_ACCEPT_LANGUAGE="es").get("/help/").content.decode()
+    assert "With no network the app still opens My tables" in english
+    assert "Sin red, la app abre igualmente Mis mesas" in spanish
