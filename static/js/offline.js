@@ -15,7 +15,14 @@ export function offlineSince() {
 }
 
 let offline = offlineSince() !== null;
+let since = offlineSince(); // what the banner says: when the page shown was last up to date
 export const isOffline = () => offline;
+export const lastUpdated = () => since;
+
+// The table page shows a kept state newer than its kept page: the banner says that state's time.
+export function noteUpdated(at) {
+  since = Math.max(since ?? 0, at);
+}
 
 function openDatabase() {
   return new Promise((resolve, reject) => {
@@ -123,6 +130,22 @@ function refuseForms(event) {
   showBanner(_("You are offline: this waits for the network."));
 }
 
+// The network dropped under an open page: from now on it acts as a page opened offline (moves
+// kept, forms held) until the browser says the network is back.
+function wentOffline() {
+  if (offline) return;
+  offline = true;
+  since = Date.now();
+  showBanner(offlineText(since));
+}
+
+// A page opened online sends what an earlier page kept (the app reopened once the train is out of
+// the tunnel) and says what became of it.
+async function reportKeptMoves() {
+  const answers = await sendKeptMoves();
+  if (answers.length) showBanner(answers.join(" "));
+}
+
 // The network is back: kept moves go first, then the page hears "ginmesa:back-online" (the
 // table page starts its live updates again and cancels the event: it shows the latest itself)
 // and the banner tells what became of the moves.
@@ -149,9 +172,10 @@ function keepListedTables() {
 }
 
 export function startOffline() {
-  if (offline) showBanner(offlineText(offlineSince()));
+  if (offline) showBanner(offlineText(since));
   else keepListedTables();
   document.addEventListener("submit", refuseForms, true);
+  window.addEventListener("offline", wentOffline);
   window.addEventListener("online", backOnline);
-  if (!offline && navigator.onLine) backOnline();
+  if (!offline && navigator.onLine) reportKeptMoves();
 }

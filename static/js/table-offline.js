@@ -2,12 +2,10 @@
 // the player's one move kept to send when the network returns, with the version it expects.
 import { newMoveId } from "./api.js";
 import { _, fmt } from "./i18n.js";
-import { keepMove, keepState, keptMove, keptState, offlineSince, offlineText, showBanner } from "./offline.js";
+import { keepMove, keepState, keptMove, keptState, lastUpdated, noteUpdated, offlineText, showBanner } from "./offline.js";
 import { toast } from "./site.js";
 import { moveName } from "./texts.js";
 import { legal, token, ui } from "./table-state.js";
-
-let since = offlineSince();
 
 const keptMoveText = (move) => fmt(_("Kept to send when the network returns: %(move)s."), { move: move.label });
 
@@ -21,10 +19,10 @@ export async function openOffline(offer) {
   const kept = await keptState(token);
   if (kept && kept.state.version > ui.state.version) {
     offer(kept.state);
-    since = Math.max(since, kept.at);
+    noteUpdated(kept.at);
   }
   const move = await keptMove(token);
-  showBanner(move ? `${offlineText(since)} ${keptMoveText(move)}` : offlineText(since));
+  showBanner(move ? `${offlineText(lastUpdated())} ${keptMoveText(move)}` : offlineText(lastUpdated()));
 }
 
 // A move made offline: kept with the version the table shows, unless one is already kept for
@@ -33,7 +31,7 @@ export async function keepForLater(action) {
   if (!legal().includes(action)) return;
   const move = { table: token, action, label: moveName(action), expected_version: ui.state.version, client_move_id: newMoveId() };
   if (await keepMove(move)) {
-    showBanner(`${offlineText(since)} ${keptMoveText(move)}`);
+    showBanner(`${offlineText(lastUpdated())} ${keptMoveText(move)}`);
     toast(keptMoveText(move), "info", 8);
   } else {
     toast(_("A move for this table is already kept to send: this one is not kept (one move per table while offline)."), "error", 8);

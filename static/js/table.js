@@ -135,17 +135,19 @@ render();
 drawChat();
 showRecap();
 ui.wasAwaiting = awaitsMe();
-// Opened offline (the worker's kept page): the last state kept, read-only, and live again once
-// the network is back (after the kept moves went: offline.js).
-if (isOffline()) {
-  await openOffline((state) => live.offer(state));
-  window.addEventListener("ginmesa:back-online", (event) => {
-    event.preventDefault();
-    live.start(ui.state, ui.chat);
-    live.refresh();
-  }, { once: true });
-} else {
+// Opened offline (the worker's kept page): the last state kept, read-only; live again once the
+// network is back, after the kept moves went (offline.js).
+let liveStarted = !isOffline();
+if (liveStarted) {
   rememberState(ui.state);
   live.start(ui.state, ui.chat);
+} else {
+  await openOffline((state) => live.offer(state));
 }
+window.addEventListener("ginmesa:back-online", (event) => {
+  event.preventDefault(); // this page shows the latest itself
+  if (!liveStarted) live.start(ui.state, ui.chat);
+  liveStarted = true;
+  live.refresh();
+});
 app.dataset.ready = "1";

@@ -183,3 +183,25 @@ def test_a_move_kept_offline_on_a_table_that_moved_on_is_refused_and_nothing_dou
     assert len(answered) == 1 and len(logged) == 1, console.errors
     console.errors.remove(answered[0])
     console.errors.remove(logged[0])
+
+
+@pytest.mark.parametrize(("device", "lang"), DEVICES)
+def test_a_move_made_when_the_network_drops_under_the_open_table_is_kept_then_played(
+    browser, live_url, known_deck, accounts, console, device, lang
+):
+    text = TEXTS[lang]
+    _, _, token, page = alice_keeps_her_pages(browser, live_url, accounts, console, device, visit_table=True)
+    page.context.set_offline(True)  # the table page stays open: the train enters the tunnel
+    expect(page.locator("#offline-banner")).to_contain_text(text["offline"])
+    press(device, page.locator("#btn-draw"))
+    expect(page.locator("#offline-banner")).to_contain_text(text["kept"])
+    assert moves_at(token) == []
+
+    page.context.set_offline(False)
+    expect(page.locator("#offline-banner")).to_contain_text(text["played"], timeout=WAIT_MS)
+    expect(page.locator("#btn-draw")).to_be_hidden()
+    assert moves_at(token) == [(0, "draw_stock")]
+    page.context.close()
+    # While the network was gone the open page's socket or the user socket's fallback may have
+    # failed to reach the server: those failures are the test's doing, not the site's.
+    console.errors[:] = [error for error in console.errors if "ERR_INTERNET_DISCONNECTED" not in error]
