@@ -63,6 +63,8 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     """static/sw.js at the root of the site, so that its scope is every page, after the app
     shell's version and URLs (tables.offline.shell)."""
     worker = _worker_source()
-    response = HttpResponse(shell.worker_prelude(worker) + worker, content_type="text/javascript; charset=utf-8")
+    response = HttpResponse(
+        shell.worker_prelude(worker) + worker, content_type="text/javascript; charset=utf-8"
+    )
     response["Cache-Control"] = "no-cache"  # a new release reaches every browser at its next visit
     return response

@@ -58,6 +58,5 @@ def worker_prelude(worker: bytes) -> bytes:
     version = _version(_signature(paths), worker)
     urls = [static(path) for path in paths]
     return (
-        f"const SHELL_VERSION = {json.dumps(version)};\n"
-        f"const SHELL_URLS = {json.dumps(urls)};\n"
+        f"const SHELL_VERSION = {json.dumps(version)};\nconst SHELL_URLS = {json.dumps(urls)};\n"
     ).encode()
