@@ -64,6 +64,7 @@ export async function keepMove(move) {
 }
 
 export const keptMove = (table) => inStore("moves", "readonly", (store) => store.get(table));
+export const dropKeptMove = (table) => inStore("moves", "readwrite", (store) => store.delete(table));
 export const keepState = (table, state) => inStore("states", "readwrite", (store) => store.put({ table, state, at: Date.now() }));
 export const keptState = (table) => inStore("states", "readonly", (store) => store.get(table));
 
@@ -84,7 +85,7 @@ async function sendAll() {
     const body = { action: move.action, expected_version: move.expected_version, client_move_id: move.client_move_id };
     const answer = await api.post(`/tables/${move.table}/moves`, body);
     if (answer.status === 0) break;
-    await inStore("moves", "readwrite", (store) => store.delete(move.table));
+    await dropKeptMove(move.table);
     answered.push(answerText(move, answer));
   }
   return answered;

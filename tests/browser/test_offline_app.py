@@ -1,6 +1,6 @@
 """The app offline, on a desktop in English and a phone in Spanish (Playwright's set_offline):
 Alice's kept My tables and table open read-only with the banner; a move she makes offline is
-kept (a second is refused, not swapped in) and sent once when the network returns; a kept
+kept (a second is refused, not swapped in, unless the first is taken back) and sent once when the network returns; a kept
 move on a table that moved on meanwhile is refused with a message and nothing doubled; after
 logout the browser keeps no table state."""
 
@@ -28,6 +28,7 @@ TEXTS = {
         "played": "Your move made offline was sent and played",
         "refused": "the table moved on while you were offline",
         "log_out": "Log out",
+        "taken_back": "The kept move was taken back",
     },
     "es": {
         "offline": "Sin conexión: actualizado por última vez el",
@@ -37,6 +38,7 @@ TEXTS = {
         "played": "Tu jugada hecha sin conexión se envió y se jugó",
         "refused": "la mesa cambió mientras estabas sin conexión",
         "log_out": "Salir",
+        "taken_back": "La jugada guardada se retiró",
     },
 }
 
@@ -122,6 +124,11 @@ def test_offline_the_app_shows_the_kept_pages_and_sends_the_kept_move_once_then_
     )
     press(device, page.locator("#btn-draw"))  # a second move is not kept in the first one's place
     expect(page.locator("#toasts")).to_contain_text(text["one_kept"])
+    press(device, page.locator("#offline-drop"))  # unless the player takes the first one back
+    expect(page.locator("#toasts")).to_contain_text(text["taken_back"])
+    expect(page.locator("#offline-banner")).not_to_contain_text(text["kept"])
+    press(device, page.locator("#btn-draw"))
+    expect(page.locator("#offline-banner")).to_contain_text(text["kept"])
     page.screenshot(path=str(screenshots / f"offline-table-{lang}.png"))
     assert moves_at(token) == [] and Table.objects.get(invite_token=token).version == version
 
