@@ -34,6 +34,10 @@ export class LiveTable {
   }
 
   connect() {
+    if (!navigator.onLine) {
+      window.addEventListener("online", () => this.connect(), { once: true }); // no attempt bound to fail
+      return;
+    }
     const socket = new WebSocket(socketUrl(`/ws/tables/${this.token}/`));
     this.socket = socket;
     socket.addEventListener("open", () => {
@@ -141,7 +145,7 @@ export class LiveTable {
   schedulePoll() {
     const delay = document.visibilityState === "visible" ? POLL_VISIBLE_MS : POLL_HIDDEN_MS;
     this.pollTimer = setTimeout(async () => {
-      if (!this.socketUp) await this.refresh();
+      if (!this.socketUp && navigator.onLine) await this.refresh();
       this.schedulePoll();
     }, delay);
   }

@@ -2,6 +2,7 @@
 // inbox bell's unread count.
 import { api, socketsOffered, socketUrl } from "./api.js";
 import { _, fmt } from "./i18n.js";
+import { forgetOfflineData, isOffline, startOffline } from "./offline.js";
 
 document.documentElement.classList.add("js");
 
@@ -158,8 +159,20 @@ function registerWorker() {
   navigator.serviceWorker.register(WORKER_URL).catch((error) => console.warn("service worker:", error));
 }
 
+// A page with no player (logged out here or elsewhere) forgets what was kept for offline; a page
+// the worker served offline waits for the network before it asks the server anything.
+function watchOffline() {
+  if (document.body.dataset.player !== "1") {
+    forgetOfflineData();
+    return;
+  }
+  startOffline();
+  if (isOffline()) window.addEventListener("ginmesa:back-online", watchPending, { once: true });
+  else watchPending();
+}
+
 wireLanguageSwitch();
 wireCopyButtons();
-watchPending();
+watchOffline();
 registerWorker();
 window.addEventListener("ginmesa:pending-changed", refreshPendingUnlessPushed);

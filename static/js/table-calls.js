@@ -3,10 +3,12 @@
 import { api, newMoveId } from "./api.js";
 import { _ } from "./i18n.js";
 import { LiveTable } from "./live.js";
+import { isOffline } from "./offline.js";
 import { toast } from "./site.js";
 import { chime } from "./sound.js";
 import { receiveChat } from "./table-chat.js";
 import { render, statusText } from "./table-draw.js";
+import { keepForLater, refuseOffline, rememberState } from "./table-offline.js";
 import { rememberSeen } from "./table-recap.js";
 import { $, awaitsMe, legal, mySeat, pageData, token, ui, view } from "./table-state.js";
 
@@ -62,6 +64,7 @@ function applyState(state) {
   const dealChanged = !ui.state.deal || !state.deal || ui.state.deal.number !== state.deal.number;
   if (offerLapsed(ui.state, state)) toast(_("The rematch offer has expired."));
   ui.state = state;
+  rememberState(state);
   live.version = Math.max(live.version, state.version);
   if (dealChanged || !legal().some((action) => action.endsWith(` ${ui.selected}`))) ui.selected = null;
   if (view() && view().phase !== "discard") ui.hint = false;
@@ -113,9 +116,11 @@ function refused(status, detail, failure) {
   toast(status === 409 ? _("The table changed: look again.") : detail || failure || _("That did not work."), "error");
 }
 
-// Over the table's socket when it is open (the state follows as its event), else over HTTP. A move
-// that the calls before it made illegal (a second tap on the stock) is not sent: the table shows why.
+// Over the table's socket when it is open (the state follows as its event), else over HTTP; offline,
+// kept to send when the network returns (table-offline.js). A move that the calls before it made
+// illegal (a second tap on the stock) is not sent: the table shows why.
 export function move(action) {
+  if (isOffline()) return inTurn(() => keepForLater(action));
   return inTurn(async () => {
     if (!legal().includes(action)) return;
     const body = { action, expected_version: ui.state.version, client_move_id: newMoveId() };
@@ -134,6 +139,7 @@ export function move(action) {
 // Over the table's socket when it is open and takes the verb (the state follows as its event),
 // else over HTTP. ``fields``: the body, or a function that makes it when the call's turn comes.
 export function tableCall(path, fields = {}) {
+  if (isOffline()) return refuseOffline();
   return inTurn(async () => {
     const body = typeof fields === "function" ? fields() : fields;
     const socketAction = socketActions.get(path);

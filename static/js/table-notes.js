@@ -3,6 +3,7 @@
 // back into view, so that notes typed on another device show here. Only their author gets them.
 import { api } from "./api.js";
 import { _ } from "./i18n.js";
+import { isOffline } from "./offline.js";
 
 const SAVE_AFTER_MS = 1000;
 
@@ -15,6 +16,10 @@ let dirty = false;
 async function save() {
   clearTimeout(timer);
   timer = null;
+  if (isOffline()) {
+    status.textContent = _("You are offline: this waits for the network.");
+    return;
+  }
   const answer = await api.put(area.dataset.api, { text: area.value });
   if (answer.ok) {
     dirty = false;
@@ -25,7 +30,7 @@ async function save() {
 }
 
 async function reload() {
-  if (dirty || document.activeElement === area) return; // never over what is being typed
+  if (dirty || document.activeElement === area || isOffline()) return; // never over what is being typed
   const answer = await api.get(area.dataset.api);
   if (answer.ok && !dirty) area.value = answer.data.text;
 }

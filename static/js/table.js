@@ -8,9 +8,11 @@ import { SORT_MODES } from "./hand.js";
 import { _ } from "./i18n.js";
 import { toast } from "./site.js";
 import { setSound, soundOn } from "./sound.js";
+import { isOffline } from "./offline.js";
 import { live, move, tableCall, versioned } from "./table-calls.js";
 import { drawChat, wireChat } from "./table-chat.js";
 import { render, tickClock } from "./table-draw.js";
+import { openOffline, rememberState } from "./table-offline.js";
 import { discard, onCardClick, onJoin, onKnock, onPile, onResign, onStock, reorder } from "./table-play.js";
 import { showRecap } from "./table-recap.js";
 import "./table-notes.js";
@@ -133,5 +135,19 @@ render();
 drawChat();
 showRecap();
 ui.wasAwaiting = awaitsMe();
-live.start(ui.state, ui.chat);
+// Opened offline (the worker's kept page): the last state kept, read-only; live again once the
+// network is back, after the kept moves went (offline.js).
+let liveStarted = !isOffline();
+if (liveStarted) {
+  rememberState(ui.state);
+  live.start(ui.state, ui.chat);
+} else {
+  await openOffline((state) => live.offer(state));
+}
+window.addEventListener("ginmesa:back-online", (event) => {
+  event.preventDefault(); // this page shows the latest itself
+  if (!liveStarted) live.start(ui.state, ui.chat);
+  liveStarted = true;
+  live.refresh();
+});
 app.dataset.ready = "1";

@@ -17,6 +17,8 @@ from django.templatetags.static import static
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_safe
 
+from tables.offline import shell
+
 THEME_COLOR = "#0e5a3c"  # the felt of the table (static/css/site.css --felt)
 BACKGROUND_COLOR = "#f6f3ec"  # the paper of the pages (--paper)
 ICONS = (
@@ -58,7 +60,11 @@ def _worker_source() -> bytes:
 
 @require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """static/sw.js at the root of the site, so that its scope is every page."""
-    response = HttpResponse(_worker_source(), content_type="text/javascript; charset=utf-8")
+    """static/sw.js at the root of the site, so that its scope is every page, after the app
+    shell's version and URLs (tables.offline.shell)."""
+    worker = _worker_source()
+    response = HttpResponse(
+        shell.worker_prelude(worker) + worker, content_type="text/javascript; charset=utf-8"
+    )
     response["Cache-Control"] = "no-cache"  # a new release reaches every browser at its next visit
     return response

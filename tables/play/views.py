@@ -30,6 +30,7 @@ from tables.challenges import forms as challenge_forms
 from tables.challenges import payloads as challenge_payloads
 from tables.challenges import selectors as challenge_selectors
 from tables.core.errors import BadRequest, ServiceError
+from tables.offline import keeping
 from tables.play import engine, payloads, selectors, services, texts, verbs
 from tables.play.models import Deal, Table
 from tables.social import selectors as social
@@ -119,7 +120,8 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         "can_take_seat": state["you"]["seat"] is None and state["status"] == "waiting",
         "invite_url": request.build_absolute_uri(),
     }
-    return render(request, "tables/table.html", context)
+    response = render(request, "tables/table.html", context)
+    return keeping.keep_offline(response) if keeping.may_keep_table(state) else response
 
 
 # The page's own forms besides the table verbs: each (token, player, form data) -> the writer's answer.
@@ -186,7 +188,8 @@ def my_tables(request: HttpRequest) -> HttpResponse:
         rows.sort(
             key=lambda row: (not row["your_move"], row["seconds_left"] is None, row["seconds_left"] or 0)
         )
-    return render(request, "tables/my_tables.html", {"player": player, "rows": rows})
+    response = render(request, "tables/my_tables.html", {"player": player, "rows": rows})
+    return keeping.keep_offline(response) if player is not None else response
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
