@@ -82,15 +82,23 @@ def wrk(
 
 def _figures(out: str) -> dict[str, float]:
     return {
-        "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-        "p50_ms": _ms(re.search(r"50%\s+([\d.]+\w+)", out).group(1)),
-        "p99_ms": _ms(re.search(r"99%\s+([\d.]+\w+)", out).group(1)),
+        "rps": float(_found(r"Requests/sec:\s+([\d.]+)", out)),
+        "p50_ms": _ms(_found(r"50%\s+([\d.]+\w+)", out)),
+        "p99_ms": _ms(_found(r"99%\s+([\d.]+\w+)", out)),
         "non_2xx": float(m.group(1)) if (m := re.search(r"Non-2xx or 3xx responses: (\d+)", out)) else 0.0,
     }
 
 
+def _found(pattern: str, out: str) -> str:
+    """The first group of ``pattern`` in wrk's output, which always prints these lines."""
+    found = re.search(pattern, out)
+    if found is None:
+        raise RuntimeError(f"wrk printed no {pattern!r}:\n{out}")
+    return found.group(1)
+
+
 def _ms(text: str) -> float:
-    value, unit = re.match(r"([\d.]+)(\w+)", text).groups()
+    value, unit = _found(r"([\d.]+)", text), _found(r"[\d.]+(\w+)", text)
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 

@@ -38,6 +38,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -166,7 +167,7 @@ class Load:
             self.receive(table, seat, json.loads((await socket.receive()).data))
             asyncio.get_running_loop().create_task(self.read(table, seat, socket))
 
-    async def read(self, table: Table, seat: int, socket) -> None:
+    async def read(self, table: Table, seat: int, socket: aiohttp.ClientWebSocketResponse) -> None:
         async for frame in socket:
             if frame.type != aiohttp.WSMsgType.TEXT:
                 break
@@ -235,7 +236,7 @@ class Load:
         at the same move, so all tables end their deals together). --play knock: like the research
         baseline, throw the card the table's own counting says leaves the least deadwood and knock
         as soon as that is allowed, so deals end by knocks and gins at varied lengths."""
-        legal = deal["view"]["legal_actions"]
+        legal: list[str] = deal["view"]["legal_actions"]
         draw = next((a for a in legal if a in ("draw_stock", "pass")), None)
         if draw is not None:
             return draw
@@ -313,20 +314,30 @@ def percentiles(values: list[float]) -> dict[str, float]:
     if not values:
         return {"p50": float("nan"), "p95": float("nan"), "p99": float("nan"), "max": float("nan")}
     ordered = sorted(values)
-    pick = lambda q: round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)  # noqa: E731
+
+    def pick(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)
+
     return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99), "max": round(ordered[-1], 3)}
 
 
 def stages(move: Move) -> dict[str, float] | None:
-    if None in (move.applied, move.published, move.pushed, move.delivered):
+    applied, published, pushed, delivered = move.applied, move.published, move.pushed, move.delivered
+    if applied is None or published is None or pushed is None or delivered is None:
         return None
     return {
         "client": move.sent - move.intended,
-        "request": move.applied - move.sent,
-        "commit": move.published - move.applied,
-        "broadcast": move.pushed - move.published,
-        "delivery": move.delivered - move.pushed,
+        "request": applied - move.sent,
+        "commit": published - applied,
+        "broadcast": pushed - published,
+        "delivery": delivered - pushed,
     }
+
+
+def latency_ms(move: Move) -> float:
+    """From the move's intended time to the opponent's socket receiving it (a delivered move)."""
+    assert move.delivered is not None
+    return (move.delivered - move.intended) * 1000
 
 
 def gaps(tables: list[Table]) -> tuple[int, int]:
@@ -349,8 +360,8 @@ def gaps(tables: list[Table]) -> tuple[int, int]:
 
 def report(load: Load, tables: list[Table], elapsed: float) -> dict[str, Any]:
     delivered = [move for move in load.moves if move.delivered is not None]
-    latency = [(move.delivered - move.intended) * 1000 for move in delivered]
-    by_stage = {name: [] for name in STAGES}
+    latency = [latency_ms(move) for move in delivered]
+    by_stage: dict[str, list[float]] = {name: [] for name in STAGES}
     for move in delivered:
         split = stages(move)
         for name, value in (split or {}).items():
@@ -385,7 +396,7 @@ def over_time(load: Load, bucket_seconds: float) -> list[dict[str, Any]]:
             {
                 "from_s": index * bucket_seconds,
                 "moves": len(moves),
-                **percentiles([(move.delivered - move.intended) * 1000 for move in moves]),
+                **percentiles([latency_ms(move) for move in moves]),
                 "stage_p99": {
                     name: percentiles([parts[name] * 1000 for parts in split])["p99"] for name in STAGES
                 },
@@ -429,10 +440,10 @@ async def clock_phase(load: Load, tokens: list[str], count: int) -> dict[str, An
     }
 
 
-async def bounded(coroutines, limit: int) -> list[Any]:
+async def bounded(coroutines: Iterable[Awaitable[Any]], limit: int) -> list[Any]:
     gate = asyncio.Semaphore(limit)
 
-    async def one(coroutine):
+    async def one(coroutine: Awaitable[Any]) -> Any:
         async with gate:
             return await coroutine
 

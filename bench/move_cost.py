@@ -31,7 +31,8 @@ import argparse
 import os
 import statistics
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -46,6 +47,7 @@ from tables.play import payloads, selectors, services, tasks  # noqa: E402
 from tables.play.models import Table  # noqa: E402
 
 STAGES = ("service", "answer", "socket", "follow-up")
+T = TypeVar("T")
 
 
 def started_table() -> tuple[int, list[Player]]:
@@ -65,7 +67,7 @@ def next_action(state: dict[str, Any]) -> tuple[str, str | None]:
     return ("draw_stock" if "draw_stock" in legal else "pass"), None
 
 
-def timed(costs: dict[str, list[float]], stage: str, call, *args, **kwargs):
+def timed(costs: dict[str, list[float]], stage: str, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     start = time.process_time()
     result = call(*args, **kwargs)
     costs[stage].append(1000 * (time.process_time() - start))
@@ -75,7 +77,7 @@ def timed(costs: dict[str, list[float]], stage: str, call, *args, **kwargs):
 def one_move(table_id: int, players: list[Player], costs: dict[str, list[float]]) -> bool:
     table = selectors.get_table(table_id)
     deal = table.current_deal
-    if deal.status != "playing" or deal.match.status != "playing":
+    if deal is None or deal.status != "playing" or deal.match.status != "playing" or deal.to_play is None:
         return False
     seat = deal.to_play
     action, card = next_action(payloads.table_state(table, players[seat]))

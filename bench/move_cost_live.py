@@ -42,7 +42,7 @@ class Client:
     async def frame(self) -> dict[str, Any]:
         raw = await self.socket.receive_from(timeout=WAIT)
         start = time.thread_time()
-        message = json.loads(raw)
+        message: dict[str, Any] = json.loads(raw)
         self.decoding += time.thread_time() - start
         if "state" in message:
             self.state, self.version = message["state"], message["version"]
@@ -112,7 +112,8 @@ async def play(
         for client in table_clients:
             while not await client.socket.receive_nothing(0.01):
                 await client.frame()
-    moves, windows, spy = 0, [], None
+    moves, spy = 0, None
+    windows: list[float] = []
     start = time.process_time()
     decoded = sum(client.decoding for table_clients in clients for client in table_clients)
     for round_number in range(rounds + 1):

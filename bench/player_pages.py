@@ -160,7 +160,7 @@ def main() -> None:
     words = run_manage(env, "shell", "-c", SETUP).split()
     print(f"seeded 10,000 matches and 1,000 players in {time.monotonic() - started:.0f} s")
     keys = ("TABLE", "TOKEN", "PLAYER", "MATCH", "REPLAYED", "REGULAR", "RIVAL", "VERSUS")
-    keys += ("COOKIE", "HEAVY", "RIVALS", "LOGOUT")
+    keys += ("COOKIE", "HEAVY", "RIVALS", "LOGOUT")  # type: ignore[assignment]  # a longer tuple
     names = {key.lower(): words[words.index(key) + 1] for key in keys}
     print(f"the heavy player #{names['player']} and the rival #{names['rival']}: {names['versus']} matches")
     ports = [servers.free_port() for _ in range(options.processes)]

@@ -107,14 +107,16 @@ async def soak(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
         until = time.time() + args.duration
         last_change: dict[str, float] = {}
         samples: list[dict[str, Any]] = [{"at_s": 0, **{str(pid): memory_before[pid] for pid in pids}}]
+        churning = asyncio.create_task(churn(load, tables, args.churn_every, args.churn_share, until))
         background = [
             asyncio.create_task(sample_memory(pids, args.sample_every, until, samples)),
-            asyncio.create_task(churn(load, tables, args.churn_every, args.churn_share, until)),
+            churning,
             asyncio.create_task(watch_versions(tables, 5.0, until + 5, last_change)),
         ]
         load.moves.clear()
         elapsed = await load.run(tables, args.rate, args.duration)
-        _, (reconnects, retried), _ = await asyncio.gather(*background)
+        await asyncio.gather(*background)
+        reconnects, retried = churning.result()
         memory_after = {pid: rss_kib(pid) for pid in pids}
         now = time.time()
         stuck = [

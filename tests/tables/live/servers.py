@@ -20,7 +20,8 @@ PYTHON = sys.executable
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def database_url() -> str:
@@ -44,14 +45,14 @@ def child_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+def start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     handle = log.open("w")
     return subprocess.Popen(
         args, cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT, start_new_session=True
     )
 
 
-def wait_for_port(port: int, process: subprocess.Popen, log: Path, seconds: float = 30) -> None:
+def wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path, seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -63,7 +64,7 @@ def wait_for_port(port: int, process: subprocess.Popen, log: Path, seconds: floa
     raise RuntimeError(f"nothing listens on {port}:\n{log.read_text()[-3000:]}")
 
 
-def wait_for_text(log: Path, text: str, process: subprocess.Popen, seconds: float = 30) -> None:
+def wait_for_text(log: Path, text: str, process: subprocess.Popen[bytes], seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if text in log.read_text(errors="replace"):
@@ -81,7 +82,7 @@ def tasks_done(log: Path, work_name: str) -> int:
     return len(ended.findall(log.read_text(errors="replace")))
 
 
-def stop(process: subprocess.Popen, sig: int = signal.SIGTERM, seconds: float = 10) -> int:
+def stop(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM, seconds: float = 10) -> int:
     """Signal the process's group (it and its children); kill it if it lingers."""
     if process.poll() is None:
         os.killpg(process.pid, sig)
@@ -93,7 +94,7 @@ def stop(process: subprocess.Popen, sig: int = signal.SIGTERM, seconds: float = 
     return process.returncode
 
 
-def redis_server(port: int, log: Path) -> subprocess.Popen:
+def redis_server(port: int, log: Path) -> subprocess.Popen[bytes]:
     """A private redis-server on loopback, keeping nothing on disk."""
     args = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
     process = start(args, {}, log)
@@ -101,7 +102,7 @@ def redis_server(port: int, log: Path) -> subprocess.Popen:
     return process
 
 
-def daphne(port: int, env: dict[str, str], log: Path) -> subprocess.Popen:
+def daphne(port: int, env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     args = [PYTHON, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
     process = start(args, env, log)
     wait_for_port(port, process, log)
@@ -110,7 +111,7 @@ def daphne(port: int, env: dict[str, str], log: Path) -> subprocess.Popen:
 
 def celery_worker(
     env: dict[str, str], log: Path, *, beat: bool = False, queues: str | None = None
-) -> subprocess.Popen:
+) -> subprocess.Popen[bytes]:
     """A worker of one process; ``queues``: its -Q (README, "Production"), every queue if None."""
     args = [PYTHON, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--without-gossip"]
     args += ["--without-mingle", "--loglevel=INFO", "-n", f"test-{time.monotonic_ns()}@%h"]
