@@ -18,6 +18,8 @@ from tables.ratings.models import Rating, RatingChange
 HISTORY_POINTS = 200  # the most recent rated matches the chart draws, per pace
 KNOCKS = (scoring.KNOCK, scoring.UNDERCUT)  # knocked with deadwood (a gin has none to average)
 GINS = (scoring.GIN, scoring.BIG_GIN)
+# What a list of matches never reads: the move record (every deal of the match) and the rules.
+UNLISTED_MATCH_FIELDS = ("record", "ruleset", "timeouts_in_row", "table__ruleset")
 
 
 @dataclass(frozen=True)
@@ -140,7 +142,7 @@ def matches_by_key(keys: list[int]) -> list[Match]:
     rows = (
         Match.objects.filter(pk__in=keys)
         .select_related("table__seat0", "table__seat1")
-        .defer("record", "ruleset", "timeouts_in_row", "table__ruleset")
+        .defer(*UNLISTED_MATCH_FIELDS)
     )
     found = {match.pk: match for match in rows}
     return [found[key] for key in keys if key in found]
