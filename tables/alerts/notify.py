@@ -36,7 +36,6 @@ from tables.play.services.common import clock_stopped_for
 
 log = logging.getLogger(__name__)
 
-REMINDER_AT = 0.8  # of the turn's time gone
 REMINDER_MIN_TURN_SECONDS = 3600  # reminders are for slow clocks: live play needs none
 DIGESTED_KINDS = {"your_move", "reminder"}  # what the digest email replaces
 DIGEST_HOUR = 8  # local time of the daily digest
@@ -310,7 +309,9 @@ def rebuild(kind: str, player_id: int, table_id: int, occasion: str) -> Alert | 
 
 
 def send_due_reminders(now: dt.datetime | None = None) -> int:
-    """One reminder per slow turn once 80% of its time has gone, if the player has not looked."""
+    """One reminder per slow turn once its player's reminder time came (prefs.reminder_at: 80% of
+    the turn gone unless they chose otherwise), if the player has not looked. Each sweep reads the
+    deadline and the setting from the database, so a change of either holds from the next sweep."""
     now = now or timezone.now()
     rows = Table.objects.filter(
         turn_seconds__gte=REMINDER_MIN_TURN_SECONDS,
@@ -325,7 +326,10 @@ def send_due_reminders(now: dt.datetime | None = None) -> int:
         assert deal is not None and deal.deadline is not None and deal.to_play is not None  # the filter
         left = (deal.deadline - now).total_seconds()
         player = table.seats[deal.to_play]
-        if left > table.turn_seconds * (1 - REMINDER_AT) or player is None or player.is_bot:
+        if player is None or player.is_bot:
+            continue
+        due = prefs.of(player).reminder_due(deal.deadline, table.turn_seconds)
+        if due is None or now < due:  # the player's own timing (prefs.reminder_at), read each sweep
             continue
         if clock_stopped_for(table, deal.to_play, now):
             continue  # the vacation began this turn: the sweep stops this clock, nothing to remind
