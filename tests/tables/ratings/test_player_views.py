@@ -112,6 +112,14 @@ def test_the_pages_cost_a_bounded_number_of_queries(client, ten_thousand_matches
     pages = int(re.search(r"Page 1 of (\d+)", page).group(1))
     listed = player_stats.finished_match_keys(regular, None, False).count()  # invite-only ones left out
     assert listed < player_stats.statistics(regular).matches
+    # The statistics' pass counts what each visitor may see listed, as the list itself does.
+    everything = player_stats.statistics(regular).matches
+    assert player_stats.statistics(regular, None, False).listed == listed
+    assert player_stats.statistics(regular, regular, False).listed == everything
+    assert player_stats.statistics(regular, None, True).listed == everything
+    other = ten_thousand_matches[1]
+    seen_by_other = player_stats.finished_match_keys(regular, other, False).count()
+    assert listed <= seen_by_other == player_stats.statistics(regular, other, False).listed
     assert pages == -(-listed // 20) and pages >= 50
     assert page.count("<tr>") == 21  # the header and 20 matches
     last = client.get(f"/players/{regular.pk}/?page={pages}").content.decode()
