@@ -72,6 +72,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 from tables.alerts import inbox, presence
+from tables.alerts import services as inbox_lines
 from tables.alerts.models import InboxItem
 from tables.social import selectors as social, services as social_services
 now = timezone.now()
@@ -79,7 +80,7 @@ for n, other in enumerate(players[1:201]):
     social_services.follow(regular, other)
     presence.touch_site(other.pk, now - dt.timedelta(minutes=7 * n))
 for n in range(inbox.INBOX_MAX):
-    assert inbox.keep(regular, "match_over", f"bench:{n}", f"Result {n}", "", "/me/archive/")
+    assert inbox_lines.keep(regular, "match_over", f"bench:{n}", f"Result {n}", "", "/me/archive/")
 kept = InboxItem.objects.filter(player=regular).order_by("pk").values_list("pk", flat=True)
 inbox.mark_read(regular, list(kept)[1::2])
 rival = max(players[1:51], key=lambda other: social.head_to_head(regular, other).matches)

@@ -13,23 +13,20 @@ class TablesConfig(AppConfig):
         from tables.accounts import signals  # noqa: F401
         from tables.accounts import tasks as account_tasks  # noqa: F401
         from tables.accounts.announcements import sessions_ended
+        from tables.alerts import inbox
         from tables.alerts import tasks as alert_tasks  # noqa: F401
+        from tables.alerts.announcements import inbox_written
         from tables.background import scheduling
         from tables.challenges import alerts as challenge_alerts
         from tables.challenges import tasks as challenge_tasks  # noqa: F401
         from tables.core.announcements import challenge_changed, table_changed
         from tables.live import events
         from tables.play import tasks as play_tasks  # noqa: F401
-        from tables.reviews import alerts as review_alerts
         from tables.reviews import tasks as review_tasks  # noqa: F401
-        from tables.reviews.announcements import reviewed
-        from tables.social import alerts as social_alerts
-        from tables.social.announcements import moderated
 
         # Live publishing first: the sockets hear of a move before any follow-up runs.
         table_changed.connect(events.on_table_change, dispatch_uid="tables.live")
         table_changed.connect(scheduling.on_table_change, dispatch_uid="tables.background")
         challenge_changed.connect(challenge_alerts.on_challenge_change, dispatch_uid="tables.challenges")
         sessions_ended.connect(events.on_sessions_ended, dispatch_uid="tables.live.sessions")
-        moderated.connect(social_alerts.on_moderated, dispatch_uid="tables.social.alerts")
-        reviewed.connect(review_alerts.on_reviewed, dispatch_uid="tables.reviews.alerts")
+        inbox_written.connect(inbox.on_inbox_written, dispatch_uid="tables.alerts.inbox")

@@ -18,7 +18,8 @@ from django.utils import formats, timezone, translation
 
 from tables.accounts import vacation_days
 from tables.accounts.models import Player
-from tables.alerts import inbox, texts
+from tables.alerts import services as inbox_lines
+from tables.alerts import texts
 from tables.alerts.models import InboxItem
 
 REMIND_BEFORE = dt.timedelta(days=1)
@@ -57,4 +58,4 @@ def _remind(player: Player) -> bool:
     with translation.override(texts.language(player.language)):
         day = formats.date_format(last_day, "DATE_FORMAT")
     title, body = texts.render(KIND, player.language, day=day)
-    return inbox.keep(player, KIND, _occasion_of(player), title, body, reverse("profile"))
+    return inbox_lines.keep(player, KIND, _occasion_of(player), title, body, reverse("profile"))

@@ -11,6 +11,7 @@ from django.utils import timezone
 from tables.accounts import selectors as account_selectors
 from tables.accounts import vacation_days
 from tables.accounts.models import ApiToken, Player
+from tables.alerts import prefs
 
 
 def profile(player: Player) -> dict[str, Any]:
@@ -20,7 +21,7 @@ def profile(player: Player) -> dict[str, Any]:
         "deck_design": player.deck_design,
         "language": player.language,
         "time_zone": player.time_zone,
-        "alert_prefs": player.alert_prefs,
+        "alert_prefs": prefs.of_stored(player.alert_prefs),  # complete: the server's defaults filled in
         "vacation": vacation(player),
         "bot_account_at": player.bot_account_at.isoformat() if player.bot_account_at else None,
     }

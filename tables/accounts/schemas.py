@@ -19,12 +19,21 @@ class TokenIn(Schema):
     )
 
 
+ALERT_PREFS = (
+    "per kind of alert (your_move, reminder, chat, rematch_offer, match_over, challenge, auto_vacation) "
+    'the channels, some of "site", "push", "email"; quiet_hours {start, end} (times of time_zone) or '
+    'null; digest and every_challenge_email (bool); reminder_at: when the "your turn" reminder of a '
+    'slow turn comes, "50%", "80%" or "90%" of the turn gone, "1h" to "168h" before the deadline, or '
+    '"off". A key left out takes the server\'s default ("80%" for reminder_at)'
+)
+
+
 class ProfileIn(Schema):
     display_name: str | None = Field(None, max_length=40)
     deck_design: str | None = None
     language: str | None = None
     time_zone: str | None = Field(None, max_length=64)
-    alert_prefs: dict[str, Any] | None = None
+    alert_prefs: dict[str, Any] | None = Field(None, description=ALERT_PREFS)
 
 
 class VacationOut(Schema):
@@ -44,7 +53,7 @@ class ProfileOut(Schema):
     deck_design: str
     language: str
     time_zone: str
-    alert_prefs: dict[str, Any]
+    alert_prefs: dict[str, Any] = Field(description=ALERT_PREFS)
     vacation: VacationOut
     bot_account_at: str | None = Field(
         description="when the account declared itself a bot account (POST /api/me/bot); null: a person"

@@ -1,20 +1,17 @@
 """The inbox: what an alert leaves behind, for a page that was closed or another device.
 
-A line is written where its alert is decided (tables.alerts.notify for tables,
-tables.challenges.alerts for challenges), in the background follow-up of the event and never in
-its writer's transaction. Its unique key (player, kind, occasion) is the occasion's key of the
-alert itself, so a retried task or an event alerted twice keeps one line. Every open page of the
-player, on every device, counts its unread lines again on the user socket's ``inbox`` message,
-sent once a new line is committed (whatever alert channels the player chose) and when lines are
-read on any device; lines older than INBOX_DAYS, and an account's lines past its newest
-INBOX_MAX, go in a periodic sweep (registry PURGE_INBOX).
+A line is written in the transaction of its event, by its writer (tables.alerts.services, where
+the kinds are listed). Every open page of the player, on every device, counts its unread lines
+again on the user socket's ``inbox`` message, sent once a new line is committed (whatever alert
+channels the player chose) and when lines are read on any device; lines older than INBOX_DAYS,
+and an account's lines past its newest INBOX_MAX, go in a periodic sweep (registry PURGE_INBOX).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Count, QuerySet
 from django.utils import timezone
 
@@ -25,44 +22,11 @@ from tables.live import events
 INBOX_DAYS = 90
 INBOX_MAX = 500  # lines kept per account: the sweep forgets the oldest past this
 PAGE = 50  # lines per page of the inbox, newest first
-# the kinds of alert that leave a line: what matters later, not every move or chat message
-KINDS = frozenset(
-    {
-        "challenge",
-        "challenge_accepted",
-        "challenge_declined",
-        "seek_taken",
-        "rematch_offer",
-        "match_over",
-        "reminder",  # your turn, after most of a slow turn's time went by
-        "warning",  # staff warned the account (tables.social.alerts)
-        "report_handled",  # staff handled the account's report (tables.social.alerts)
-        "auto_vacation",  # a turn that would have timed out started a day of vacation
-        "review_ready",  # a deal's review the account asked for is done (tables.reviews.alerts)
-        "vacation_ending",  # the account's vacation ends within a day (tables.accounts.alerts)
-    }
-)
 
 
-def keep(player: Player, kind: str, occasion: str, title: str, body: str, path: str) -> bool:
-    """Write the line of this occasion unless it is there already; True if it was written. Once
-    it is committed, the player's open pages count their unread lines again."""
-    if kind not in KINDS or player.is_bot:
-        return False
-    try:
-        with transaction.atomic():
-            InboxItem.objects.create(
-                player=player,
-                kind=kind,
-                occasion=occasion[:80],
-                title=title[:200],
-                body=body[:500],
-                path=path[:300],
-            )
-    except IntegrityError:
-        return False
-    transaction.on_commit(lambda: _changed(player.pk))
-    return True
+def on_inbox_written(sender: object, player_id: int, **kwargs: object) -> None:
+    """Receiver of tables.alerts.announcements.inbox_written: a line was committed."""
+    _changed(player_id)
 
 
 def _changed(player_id: int) -> None:

@@ -22,9 +22,10 @@ from django.utils import timezone
 from redis.exceptions import RedisError
 
 from tables.accounts.models import Player, Vacation
-from tables.alerts import emails, inbox, prefs, presence, push
+from tables.alerts import emails, prefs, presence, push
+from tables.alerts import services as inbox_lines
 from tables.alerts.models import Activity, SentAlert, TablePresence
-from tables.alerts.texts import digest_subject, duration, language, match_result, render
+from tables.alerts.texts import digest_subject, duration, language, render
 from tables.background import scheduling
 from tables.core.announcements import Alerts, ChangeKind
 from tables.core.errors import NotFound
@@ -35,7 +36,6 @@ from tables.play.services.common import clock_stopped_for
 
 log = logging.getLogger(__name__)
 
-REMINDER_AT = 0.8  # of the turn's time gone
 REMINDER_MIN_TURN_SECONDS = 3600  # reminders are for slow clocks: live play needs none
 DIGESTED_KINDS = {"your_move", "reminder"}  # what the digest email replaces
 DIGEST_HOUR = 8  # local time of the daily digest
@@ -156,13 +156,7 @@ def _names(table: Table, seat: int) -> dict[str, Any]:
 def _match_over(table: Table, match: Match, seat: int) -> Alert:
     player = table.seats[seat]
     assert player is not None  # only a human seat's match is over for someone
-    record = engine.load_match(match)
-    verdict = "won" if match.winner == seat else "lost"
-    totals = record.totals
-    final = record.final_scores
-    if record.games and final is not None:  # Hollywood: the match's score is its three games' sum
-        verdict, totals = f"{verdict}_games", (final[0].total, final[1].total)
-    result = match_result(verdict, player.language, mine=totals[seat], theirs=totals[1 - seat])
+    result = inbox_lines.match_result(engine.load_match(match), seat, player.language)
     return Alert("match_over", player, table, f"match:{match.pk}", {**_names(table, seat), "result": result})
 
 
@@ -215,9 +209,6 @@ def claim(alert: Alert, channel: str) -> bool:
 def deliver(alert: Alert, *, now: dt.datetime | None = None, deferred: bool = False) -> set[str]:
     """Send ``alert`` on the channels its player chose and the rules allow; returns them."""
     now = now or timezone.now()
-    if alert.kind in inbox.KINDS:  # before the site alert, so that a page it reaches finds the line
-        path = reverse("table", args=[alert.table.invite_token])
-        inbox.keep(alert.player, alert.kind, alert.occasion, *alert.texts(), path)
     chosen = prefs.of(alert.player)
     sent: set[str] = set()
     if chosen.wants(alert.kind, "site") and claim(alert, "site"):
@@ -318,7 +309,9 @@ def rebuild(kind: str, player_id: int, table_id: int, occasion: str) -> Alert | 
 
 
 def send_due_reminders(now: dt.datetime | None = None) -> int:
-    """One reminder per slow turn once 80% of its time has gone, if the player has not looked."""
+    """One reminder per slow turn once its player's reminder time came (prefs.reminder_at: 80% of
+    the turn gone unless they chose otherwise), if the player has not looked. Each sweep reads the
+    deadline and the setting from the database, so a change of either holds from the next sweep."""
     now = now or timezone.now()
     rows = Table.objects.filter(
         turn_seconds__gte=REMINDER_MIN_TURN_SECONDS,
@@ -333,18 +326,32 @@ def send_due_reminders(now: dt.datetime | None = None) -> int:
         assert deal is not None and deal.deadline is not None and deal.to_play is not None  # the filter
         left = (deal.deadline - now).total_seconds()
         player = table.seats[deal.to_play]
-        if left > table.turn_seconds * (1 - REMINDER_AT) or player is None or player.is_bot:
+        if player is None or player.is_bot:
+            continue
+        due = prefs.of(player).reminder_due(deal.deadline, table.turn_seconds)
+        if due is None or now < due:  # the player's own timing (prefs.reminder_at), read each sweep
             continue
         if clock_stopped_for(table, deal.to_play, now):
             continue  # the vacation began this turn: the sweep stops this clock, nothing to remind
         started = deal.deadline - dt.timedelta(seconds=table.turn_seconds)
         alert = Alert("reminder", player, table, turn_occasion(deal), _names(table, deal.to_play))
         alert.context["left"] = duration(left, alert.lang)
-        if presence.looked_since(player.pk, table.pk, started) or not claim(alert, "decided"):
+        if presence.looked_since(player.pk, table.pk, started) or not _decide_reminder(alert):
             continue
         deliver(alert, now=now)
         sent += 1
     return sent
+
+
+def _decide_reminder(alert: Alert) -> bool:
+    """The reminder decided once, and its inbox line written, in one transaction: the sweep run
+    twice, or two at once, decides and writes it once."""
+    with transaction.atomic():
+        if not claim(alert, "decided"):
+            return False
+        path = reverse("table", args=[alert.table.invite_token])
+        inbox_lines.keep(alert.player, alert.kind, alert.occasion, *alert.texts(), path)
+    return True
 
 
 def pending_tables(player: Player) -> list[str]:

@@ -4,7 +4,9 @@
      "rematch_offer": [...], "match_over": [...], "challenge": [...], "auto_vacation": [...],
      "quiet_hours": {"start": "22:00", "end": "08:00"} or null,   # in Player.time_zone
      "digest": false,                                              # one daily email instead
-     "every_challenge_email": false}   # else one challenge email a day per challenger
+     "every_challenge_email": false,   # else one challenge email a day per challenger
+     "reminder_at": "80%"}   # the "your turn" reminder of a slow turn: "50%", "80%" or "90%"
+                             # of the turn gone, "6h" (1 to 168 hours) before the deadline, "off"
 
 A kind missing from the stored dict takes its default, so new kinds reach old accounts.
 """
@@ -22,7 +24,7 @@ from tables.core.errors import BadRequest
 
 KINDS = ("your_move", "reminder", "chat", "rematch_offer", "match_over", "challenge", "auto_vacation")
 CHANNELS = ("site", "push", "email")
-SWITCHES = ("quiet_hours", "digest", "every_challenge_email")  # the keys besides the kinds
+SWITCHES = ("quiet_hours", "digest", "every_challenge_email", "reminder_at")  # the keys besides the kinds
 DEFAULT_CHANNELS = {
     "your_move": ("site", "push", "email"),
     "reminder": ("site", "push", "email"),
@@ -35,6 +37,13 @@ DEFAULT_CHANNELS = {
 
 
 SUGGESTED_QUIET_HOURS = {"start": "22:00", "end": "08:00"}  # what the page offers while they are off
+# When the "your turn" reminder of a slow turn comes: a share of the turn's time gone, some hours
+# before the deadline, or never. 80% is a day-long turn's last 4.8 hours: time to move after work.
+REMINDER_SHARES = ("50%", "80%", "90%")
+DEFAULT_REMINDER_AT = "80%"
+REMINDER_OFF = "off"
+REMINDER_HOURS = range(1, 169)  # "Nh": up to a week before the deadline
+SUGGESTED_REMINDER_HOURS = 6  # what the page offers while the reminder is not set in hours
 
 
 def defaults_for_page() -> dict[str, list[str]]:
@@ -51,6 +60,19 @@ class Prefs:
     digest: bool
     time_zone: str
     every_challenge_email: bool = False
+    reminder_at: str = DEFAULT_REMINDER_AT
+
+    def reminder_due(self, deadline: dt.datetime, turn_seconds: int) -> dt.datetime | None:
+        """When the reminder of a turn due at ``deadline`` comes; None: never (off, or set
+        more hours before the deadline than the turn lasts: "your move" has just said it)."""
+        if self.reminder_at == REMINDER_OFF:
+            return None
+        started = deadline - dt.timedelta(seconds=turn_seconds)
+        if self.reminder_at in REMINDER_SHARES:
+            gone = int(self.reminder_at.removesuffix("%")) / 100
+            return started + dt.timedelta(seconds=turn_seconds * gone)
+        due = deadline - dt.timedelta(hours=int(self.reminder_at.removesuffix("h")))
+        return due if due > started else None
 
     def wants(self, kind: str, channel: str) -> bool:
         return channel in self.channels.get(kind, frozenset())
@@ -101,7 +123,22 @@ def clean(raw: Any) -> dict[str, Any]:
         if not isinstance(value, bool):
             raise BadRequest(f"alert_prefs.{switch} must be true or false.", field=switch)
         cleaned[switch] = value
+    cleaned["reminder_at"] = _clean_reminder_at(raw.get("reminder_at", DEFAULT_REMINDER_AT))
     return cleaned
+
+
+def _clean_reminder_at(value: Any) -> str:
+    if value in (*REMINDER_SHARES, REMINDER_OFF):
+        return str(value)
+    hours = value.removesuffix("h") if isinstance(value, str) and value.endswith("h") else ""
+    if not hours.isdigit() or int(hours) not in REMINDER_HOURS:
+        choices = ", ".join(f'"{choice}"' for choice in (*REMINDER_SHARES, REMINDER_OFF))
+        raise BadRequest(
+            f"alert_prefs.reminder_at must be {choices} or hours before the deadline, "
+            f'"1h" to "{REMINDER_HOURS[-1]}h".',
+            field="reminder_at",
+        )
+    return f"{int(hours)}h"
 
 
 def _clean_quiet_hours(value: Any) -> dict[str, str] | None:
@@ -125,6 +162,7 @@ def of(player: Any) -> Prefs:
         digest=data["digest"],
         time_zone=player.time_zone or "UTC",
         every_challenge_email=data["every_challenge_email"],
+        reminder_at=data["reminder_at"],
     )
 
 
@@ -170,4 +208,40 @@ def with_quiet_hours(stored: Any, on: bool, start: str, end: str) -> dict[str, A
     if times[0] == times[1]:
         raise BadRequest(gettext("Quiet hours must start and end at different times."), field="quiet_end")
     data["quiet_hours"] = {"start": times[0].strftime("%H:%M"), "end": times[1].strftime("%H:%M")}
+    return data
+
+
+def reminder_for_page(stored: Any) -> dict[str, Any]:
+    """The profile's reminder form: the choices in the page's language, the one made (the
+    server's default unless set) and the hours it offers."""
+    at = of_stored(stored)["reminder_at"]
+    in_hours = at.endswith("h")
+    choices = [
+        ("50%", gettext("When half the turn's time has gone")),
+        ("80%", gettext("When 80% of the turn's time has gone")),
+        ("90%", gettext("When 90% of the turn's time has gone")),
+        ("hours", gettext("Some hours before the deadline")),
+        (REMINDER_OFF, gettext("Never")),
+    ]
+    return {
+        "choices": choices,
+        "chosen": "hours" if in_hours else at,
+        "hours": int(at.removesuffix("h")) if in_hours else SUGGESTED_REMINDER_HOURS,
+        "max_hours": REMINDER_HOURS[-1],
+    }
+
+
+def with_reminder_at(stored: Any, chosen: str, hours: str) -> dict[str, Any]:
+    """The preferences after the profile's reminder form: one of its choices, "hours" with
+    ``hours`` before the deadline. Raises BadRequest in the page's language."""
+    data = of_stored(stored)
+    if chosen in (*REMINDER_SHARES, REMINDER_OFF):
+        data["reminder_at"] = chosen
+        return data
+    if chosen != "hours":
+        raise BadRequest(gettext("Choose when the reminder comes."), field="reminder_at")
+    if not hours.strip().isdigit() or int(hours) not in REMINDER_HOURS:
+        message = gettext("Give the hours before the deadline as a whole number from 1 to %(most)d.")
+        raise BadRequest(message % {"most": REMINDER_HOURS[-1]}, field="reminder_hours")
+    data["reminder_at"] = f"{int(hours)}h"
     return data

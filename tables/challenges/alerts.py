@@ -14,41 +14,29 @@ they asked for every one (prefs ``every_challenge_email``).
 from __future__ import annotations
 
 import datetime as dt
-import zoneinfo
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.urls import reverse
 from django.utils import timezone
 
 from tables.accounts.models import Player
-from tables.alerts import emails, inbox, prefs, push
+from tables.alerts import emails, prefs, push
 from tables.alerts.models import SentChallengeAlert
-from tables.alerts.texts import render, turn_clock
 from tables.background import registry, scheduling
+from tables.challenges import services as challenge_services
+from tables.challenges import texts as challenge_texts
 from tables.challenges.models import Challenge
 from tables.core.announcements import ChallengeChange
 from tables.live import events
 
 SWEEP_AFTER_SECONDS = 60  # a challenge still unannounced this long lost its task: the sweep sends it
-ALERTS_PER_HOUR = 5  # challenges received a player is alerted of, per hour, from everyone together
 EMAIL_GAP = dt.timedelta(days=1)  # one challenge email per challenger in this long, by default
-# Not channels: the record that a challenge received was counted in its player's hourly
-# allowance (and may be alerted), or came past it and stays silent.
-COUNTED, SILENCED = "counted", "silenced"
-
-# event -> (the text's kind, whom it goes to)
-EVENTS = {
-    "received": ("challenge", "challenged"),
-    "accepted": ("challenge_accepted", "challenger"),
-    "declined": ("challenge_declined", "challenger"),
-}
 
 
 def on_challenge_change(sender: Any, change: ChallengeChange, **kwargs: Any) -> None:
     """Receiver of tables.core.announcements.challenge_changed: the alert is sent off the request's path."""
-    if change.event in EVENTS:
+    if change.event in challenge_texts.EVENTS:
         scheduling.run_task(registry.ALERT_CHALLENGE, change.challenge_id, change.event)
 
 
@@ -61,22 +49,16 @@ def deliver(
     challenge = (
         Challenge.objects.select_related("challenger", "challenged", "table").filter(pk=challenge_id).first()
     )
-    if challenge is None or event not in EVENTS:
+    if challenge is None or event not in challenge_texts.EVENTS:
         return set()
     if event == "received" and not challenge.is_open(now):
         return set()  # answered, withdrawn or lapsed: no longer news
-    text_kind, role = EVENTS[event]
-    if event == "accepted" and challenge.is_seek:
-        text_kind = "seek_taken"
-    player: Player | None = getattr(challenge, role)
-    other = challenge.challenged if role == "challenger" else challenge.challenger
+    text_kind, player, other = challenge_texts.addressed(challenge, event)
     if player is None or other is None:
         return set()
     if event == "received" and not _admitted(player, challenge, now):
         return set()  # past the hourly allowance: the challenges page shows it, quietly
     message = _message(challenge, text_kind, player, other)
-    path = message["url"].removeprefix(settings.SITE_URL)
-    inbox.keep(player, text_kind, f"{challenge.pk}:{event}", message["title"], message["body"], path)
     chosen = prefs.of(player)
     sent: set[str] = set()
     if chosen.wants("challenge", "site") and _claim(player, challenge, event, "site"):
@@ -111,54 +93,23 @@ def deliver(
 
 
 def _message(challenge: Challenge, text_kind: str, player: Player, other: Player) -> dict[str, Any]:
-    title, body = render(
-        text_kind,
-        player.language,
-        opponent=other.name,
-        rules=f"{challenge.ruleset_name} · {turn_clock(challenge.turn_seconds, player.language)}",
-        lapses=_local_time(challenge.expires_at, player.time_zone),
-    )
-    path = (
-        reverse("challenges")
-        if challenge.table is None
-        else reverse("table", args=[challenge.table.invite_token])
-    )
+    title, body = challenge_texts.title_and_body(challenge, text_kind, player, other)
     return {
         "type": "alert",
         "kind": "challenge",
         "title": title,
         "body": body,
-        "url": settings.SITE_URL + path,
+        "url": settings.SITE_URL + challenge_texts.path_of(challenge),
         "tag": f"challenge-{challenge.pk}",
     }
 
 
-def _local_time(moment: dt.datetime, zone_name: str) -> str:
-    try:
-        zone: dt.tzinfo = zoneinfo.ZoneInfo(zone_name or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        zone = dt.UTC
-    return moment.astimezone(zone).strftime("%Y-%m-%d %H:%M")
-
-
 def _admitted(player: Player, challenge: Challenge, now: dt.datetime) -> bool:
-    """Whether the challenge received is within its player's hourly allowance. Decided once per
-    challenge and recorded, under the player's row lock so that two challenges alerted at once
-    cannot both take the last place; a later delivery (after quiet hours) reads the verdict."""
+    """The verdict its writer recorded (challenge_services.admit_challenge), or decided now
+    under the player's row lock for a challenge that has none."""
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=player.pk).first()
-        mine = SentChallengeAlert.objects.filter(player=player, event="received")
-        verdict = mine.filter(challenge=challenge, channel__in=(COUNTED, SILENCED)).values_list(
-            "channel", flat=True
-        )
-        decided = verdict.first()
-        if decided is None:
-            counted = mine.filter(channel=COUNTED, created_at__gt=now - dt.timedelta(hours=1)).count()
-            decided = COUNTED if counted < ALERTS_PER_HOUR else SILENCED
-            SentChallengeAlert.objects.create(
-                player=player, challenge=challenge, event="received", channel=decided
-            )
-    return decided == COUNTED
+        return challenge_services.admit_challenge(player, challenge, now)
 
 
 def _emailed_lately(player: Player, challenge: Challenge, now: dt.datetime) -> bool:
@@ -193,7 +144,7 @@ def sweep_unannounced(now: dt.datetime | None = None) -> int:
         created_at__lte=now - dt.timedelta(seconds=SWEEP_AFTER_SECONDS),
     ).exclude(  # alerted already, or silent past the allowance (counted alone: not yet sent)
         pk__in=SentChallengeAlert.objects.filter(event="received")
-        .exclude(channel=COUNTED)
+        .exclude(channel=challenge_services.COUNTED)
         .values("challenge")
     )
     return sum(1 for pk in rows.values_list("pk", flat=True) if deliver(pk, "received", now, swept=True))

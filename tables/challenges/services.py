@@ -20,6 +20,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from tables.accounts.models import Player
+from tables.alerts import services as inbox_lines
+from tables.alerts.models import SentChallengeAlert
+from tables.challenges import texts as challenge_texts
 from tables.challenges.models import Challenge
 from tables.core.announcements import ChallengeChange, announce_challenge_on_commit
 from tables.core.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited
@@ -32,6 +35,10 @@ from tables.ratings.models import Rating
 from tables.ratings.services import require_rated_seat
 from tables.social import selectors as social
 
+ALERTS_PER_HOUR = 5  # challenges received a player is alerted of, per hour, from everyone together
+# Not channels: the record that a challenge received was counted in its player's hourly
+# allowance (and may be alerted), or came past it and stays silent.
+COUNTED, SILENCED = "counted", "silenced"
 MAX_OPEN_CHALLENGES = 10  # sent and still open, per account
 MAX_OPEN_SEEKS = 3  # in the lobby at once, per account
 MIN_RATING, MAX_RATING = 0, 4000  # the bounds a seek's rating range may name
@@ -129,8 +136,9 @@ def _offer(
         require_rated_seat(challenged, bool(options.get("rated")))
     now = timezone.now()
     with transaction.atomic():
-        # The challenger's row serializes their offers, so two at once cannot both pass the limit.
-        Player.objects.select_for_update().filter(pk=challenger.pk).first()
+        # The challenger's row serializes their offers, so two at once cannot both pass the limit;
+        # the challenged player's, the challenges they hear of in an hour (locked in order).
+        _lock_players(challenger, challenged)
         open_offers = Challenge.objects.filter(
             challenger=challenger, status=Challenge.Status.OPEN, expires_at__gt=now
         )
@@ -152,8 +160,42 @@ def _offer(
             **(rating_range or {}),
         )
         if challenged is not None:
+            if admit_challenge(challenged, challenge, now):
+                _tell(challenge, "received")
             announce_challenge_on_commit(ChallengeChange(challenge.pk, "received"))
     return challenge
+
+
+def _lock_players(*players: Player | None) -> None:
+    pks = [player.pk for player in players if player is not None]
+    list(Player.objects.select_for_update().filter(pk__in=pks).order_by("pk").values_list("pk", flat=True))
+
+
+def admit_challenge(player: Player, challenge: Challenge, now: dt.datetime) -> bool:
+    """Whether a challenge received is within its player's hourly allowance of challenge alerts
+    and inbox lines. Decided once per challenge, under the player's row lock (so that two
+    challenges at once cannot both take the last place), and recorded; later deliveries read it."""
+    mine = SentChallengeAlert.objects.filter(player=player, event="received")
+    verdict = mine.filter(challenge=challenge, channel__in=(COUNTED, SILENCED))
+    decided = verdict.values_list("channel", flat=True).first()
+    if decided is None:
+        counted = mine.filter(channel=COUNTED, created_at__gt=now - dt.timedelta(hours=1)).count()
+        decided = COUNTED if counted < ALERTS_PER_HOUR else SILENCED
+        SentChallengeAlert.objects.create(
+            player=player, challenge=challenge, event="received", channel=decided
+        )
+    return decided == COUNTED
+
+
+def _tell(challenge: Challenge, event: str) -> None:
+    """The inbox line of ``event``, in this transaction: one per (challenge, event)."""
+    text_kind, player, other = challenge_texts.addressed(challenge, event)
+    if player is None or other is None:
+        return
+    title, body = challenge_texts.title_and_body(challenge, text_kind, player, other)
+    inbox_lines.keep(
+        player, text_kind, f"{challenge.pk}:{event}", title, body, challenge_texts.path_of(challenge)
+    )
 
 
 def accept(challenge_id: int, actor: Player) -> Outcome:
@@ -250,4 +292,6 @@ def _answer(challenge: Challenge, status: str, **fields: Any) -> None:
         setattr(challenge, name, value)
     challenge.save(update_fields=["status", "answered_at", *fields])
     if not challenge.is_seek or status == Challenge.Status.ACCEPTED:  # a seeker hears it was taken
+        if str(status) in challenge_texts.EVENTS:
+            _tell(challenge, str(status))
         announce_challenge_on_commit(ChallengeChange(challenge.pk, str(status)))

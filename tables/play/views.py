@@ -284,8 +284,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         _change_vacation(request, player)
         return redirect("profile")
     status = 200
-    if request.method == "POST" and request.POST.get("alerts") == "quiet_hours":
-        if _change_quiet_hours(request, player):
+    if request.method == "POST" and request.POST.get("alerts") in ("quiet_hours", "reminder_at"):
+        if _change_alert_timing(request, player):
             return redirect("profile")
         status = 400  # the page again, with what was wrong
     elif request.method == "POST":
@@ -313,6 +313,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "vacation_last_day": dt.date.fromisoformat(vacation["last_day"]) if vacation["last_day"] else None,
         "alert_defaults": alert_prefs.defaults_for_page(),
         "quiet_hours": alert_prefs.quiet_hours_for_page(player.alert_prefs),
+        "reminder": alert_prefs.reminder_for_page(player.alert_prefs),
     }
     with translation.override(language):
         response = render(request, "tables/profile.html", context, status=status)
@@ -351,20 +352,28 @@ def _change_vacation(request: HttpRequest, player: Player) -> None:
         messages.error(request, error.message)
 
 
-def _change_quiet_hours(request: HttpRequest, player: Player) -> bool:
-    """The profile's quiet hours form (off, or from and to a time of the account's time zone)."""
+def _change_alert_timing(request: HttpRequest, player: Player) -> bool:
+    """The profile's quiet hours form (off, or from and to a time of the account's time zone)
+    or its reminder form (when before a deadline the reminder comes)."""
+    form = request.POST
     try:
-        changed = alert_prefs.with_quiet_hours(
-            player.alert_prefs,
-            request.POST.get("quiet_on") == "on",
-            request.POST.get("quiet_start", ""),
-            request.POST.get("quiet_end", ""),
-        )
+        if form["alerts"] == "quiet_hours":
+            on, start, end = (
+                form.get("quiet_on") == "on",
+                form.get("quiet_start", ""),
+                form.get("quiet_end", ""),
+            )
+            changed = alert_prefs.with_quiet_hours(player.alert_prefs, on, start, end)
+            done = translation.gettext("Quiet hours saved.")
+        else:
+            chosen, hours = form.get("reminder_at", ""), form.get("reminder_hours", "")
+            changed = alert_prefs.with_reminder_at(player.alert_prefs, chosen, hours)
+            done = translation.gettext("Reminder saved.")
         account_services.update_profile(player, alert_prefs=changed)
     except ServiceError as error:
         messages.error(request, error.message)
         return False
-    messages.success(request, translation.gettext("Quiet hours saved."))
+    messages.success(request, done)
     return True
 
 

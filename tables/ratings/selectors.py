@@ -4,7 +4,7 @@ deal is played, so nothing is replayed here)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import BooleanField, Case, Count, Q, QuerySet, Sum, Value, When
 from django.utils import timezone
@@ -18,6 +18,8 @@ from tables.ratings.models import Rating, RatingChange
 HISTORY_POINTS = 200  # the most recent rated matches the chart draws, per pace
 KNOCKS = (scoring.KNOCK, scoring.UNDERCUT)  # knocked with deadwood (a gin has none to average)
 GINS = (scoring.GIN, scoring.BIG_GIN)
+# What a list of matches never reads: the move record (every deal of the match) and the rules.
+UNLISTED_MATCH_FIELDS = ("record", "ruleset", "timeouts_in_row", "table__ruleset")
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,9 @@ class Statistics:
     knock_deadwood: int = 0
     turns: int = 0
     timeouts: int = 0
+    # Of the finished matches, those a given visitor may see listed (the page's count); not a
+    # statistic: left out of comparisons.
+    listed: int = field(default=0, compare=False)
 
     @property
     def gin_rate(self) -> float | None:
@@ -73,8 +78,10 @@ def _tables_of(player: Player) -> QuerySet[Table, int]:
     return Table.objects.filter(Q(seat0=player) | Q(seat1=player)).values_list("pk", flat=True)
 
 
-def statistics(player: Player) -> Statistics:
-    """One aggregate query over the player's deals, joined to their matches and tables once.
+def statistics(player: Player, viewer: Player | None = None, staff: bool = False) -> Statistics:
+    """One aggregate query over the player's deals, joined to their matches and tables once;
+    ``listed``: how many of the finished matches ``viewer`` may see (finished_match_keys'
+    count), from the same pass.
     The matches are counted from their deals: a match is created with its first deal in the
     same transaction (`services.matches.begin_match`), so none is missed. One pass over the
     deals costs half what a pass over the matches and another over the deals did (EXPLAIN
@@ -84,6 +91,7 @@ def statistics(player: Player) -> Statistics:
     knocked = Q(outcome__in=KNOCKS) & _at_seat(player, mine, "knocker")
     deals = Deal.objects.filter(Q(**{f"{mine}seat0": player}) | Q(**{f"{mine}seat1": player})).aggregate(
         matches=Count("match", distinct=True, filter=over),
+        listed=Count("match", distinct=True, filter=over & archive.tables_shown_to(viewer, staff, mine)),
         wins=Count("match", distinct=True, filter=over & _at_seat(player, mine, "match__winner")),
         deals=Count("pk", filter=Q(status=Deal.Status.OVER)),
         gins=Count("pk", filter=Q(outcome__in=GINS) & _at_seat(player, mine, "winner")),
@@ -105,6 +113,7 @@ def statistics(player: Player) -> Statistics:
         knock_deadwood=deals["knock_deadwood"] or 0,
         turns=(deals["turns0"] or 0) + (deals["turns1"] or 0),
         timeouts=(deals["timeouts0"] or 0) + (deals["timeouts1"] or 0),
+        listed=deals["listed"],
     )
 
 
@@ -130,17 +139,12 @@ def finished_match_keys(player: Player, viewer: Player | None, staff: bool) -> Q
     )
 
 
-def sees_every_match_of(player: Player, viewer: Player | None, staff: bool) -> bool:
-    """Does ``viewer`` see all the player's finished matches (so their count is the statistics')?"""
-    return staff or (viewer is not None and viewer.pk == player.pk)
-
-
 def matches_by_key(keys: list[int]) -> list[Match]:
     """Those matches in that order, with both seats (for the opponent)."""
     rows = (
         Match.objects.filter(pk__in=keys)
         .select_related("table__seat0", "table__seat1")
-        .defer("record", "ruleset", "timeouts_in_row", "table__ruleset")
+        .defer(*UNLISTED_MATCH_FIELDS)
     )
     found = {match.pk: match for match in rows}
     return [found[key] for key in keys if key in found]

@@ -80,12 +80,11 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     for pace in Pace:
         history = player_stats.rating_history(shown, pace) if pace in ratings else []
         paces.append({"pace": pace, "rating": ratings.get(pace), "chart": rating_chart(history)})
-    stats = player_stats.statistics(shown)  # every match counts, private ones too
     viewer = identity.player_for_request(request)
     staff = bool(request.user.is_staff)
+    stats = player_stats.statistics(shown, viewer, staff)  # every match counts, private ones too
     listed = player_stats.finished_match_keys(shown, viewer, staff)  # names only what viewer may see
-    everything = player_stats.sees_every_match_of(shown, viewer, staff)
-    page = _page(request, listed, MATCHES_PER_PAGE, stats.matches if everything else None)
+    page = _page(request, listed, MATCHES_PER_PAGE, stats.listed)
     keys = list(page)
     changes = player_stats.rating_changes_for(shown, keys)
     matches = player_stats.matches_by_key(keys)

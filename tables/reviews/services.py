@@ -27,15 +27,16 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 
 from bots.review import REVIEW_SETTINGS, VERDICTS, ReviewSettings, decision_points, review_deal
 from tables.accounts.models import Player
+from tables.alerts import services as inbox_lines
 from tables.core.announcements import ChangeKind, TableChange, announce
 from tables.core.errors import Conflict, Forbidden, NotFound, RateLimited
 from tables.play import engine
 from tables.play.models import Deal, Match, Table
-from tables.reviews.announcements import announce_review
 from tables.reviews.models import DealReview
 
 log = logging.getLogger(__name__)
@@ -291,15 +292,37 @@ def _run(
             status=DealReview.Status.FAILED, finished_at=timezone.now()
         )
         return "failed"
-    DealReview.objects.filter(pk=row.pk).update(
-        status=DealReview.Status.DONE,
-        result=review.to_dict(),
-        done=len(review.decisions),
-        total=len(review.decisions),
-        finished_at=timezone.now(),
-    )
-    announce_review(row.pk)
+    with transaction.atomic():
+        _lock_seats_of_asker(row)
+        DealReview.objects.filter(pk=row.pk).update(
+            status=DealReview.Status.DONE,
+            result=review.to_dict(),
+            done=len(review.decisions),
+            total=len(review.decisions),
+            finished_at=timezone.now(),
+        )
+        tell_ready(row)
     return "done"
+
+
+def _lock_seats_of_asker(row: DealReview) -> None:
+    """Lock the asker's reviews of the deal, in order: of two seats finishing at once, the
+    second waits for the first to commit, then finds it done and writes the line."""
+    mine = DealReview.objects.filter(deal_id=row.deal_id, requested_by_id=row.requested_by_id)
+    list(mine.select_for_update().order_by("pk").values_list("pk", flat=True))
+
+
+def tell_ready(row: DealReview) -> None:
+    """The asker's inbox line "a review is ready", once the last of the seats they asked for in
+    that deal is done (both seats: one line, its occasion the deal)."""
+    asker = Player.objects.filter(pk=row.requested_by_id).first() if row.requested_by_id else None
+    unfinished = (DealReview.Status.PENDING, DealReview.Status.RUNNING)
+    mine = DealReview.objects.filter(deal_id=row.deal_id, requested_by=asker, status__in=unfinished)
+    if asker is None or mine.exists():
+        return
+    deal = row.deal
+    path = reverse("deal_replay", args=[deal.match_id, deal.number])
+    inbox_lines.tell(asker, "review_ready", f"review:{deal.pk}", path, deal=deal.number)
 
 
 def _progress(review_id: int) -> Callable[[int, int], None]:

@@ -13,6 +13,7 @@ from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet,
 from tables.accounts.models import Player
 from tables.archive.selectors import tables_shown_to
 from tables.play.models import Match
+from tables.ratings.selectors import UNLISTED_MATCH_FIELDS
 from tables.social.models import Block, Follow, MatchNote, SocialSettings
 
 # A socket's presence lease (tables.alerts.presence.LEASE_SECONDS): every open socket of an
@@ -41,12 +42,27 @@ def following_of(player: Player) -> list[Follow]:
     return list(rows.order_by("followed__display_name", "followed_id"))
 
 
+# What a row of the following list reads of the followed account (not its preferences...).
+FOLLOWED_FIELDS = (
+    "created_at",
+    "followed__display_name",
+    "followed__user_id",
+    "followed__is_bot",
+    "followed__deleted_at",
+)
+
+
+def following_count(player: Player) -> int:
+    """How many accounts ``player`` follows: the follower's index alone, no join."""
+    return Follow.objects.filter(follower=player).count()
+
+
 def following_around_first(player: Player) -> QuerySet[Follow]:
     """The accounts ``player`` follows, those around first: the most recently seen (online now
     before all), then the never seen and the hidden, by name. Each row carries its presence
     (``seen_at``, ``hidden``: presence_from_row), so a page of them is one query."""
     hidden = Exists(SocialSettings.objects.filter(player=OuterRef("followed"), hide_presence=True))
-    rows = Follow.objects.filter(follower=player).select_related("followed")
+    rows = Follow.objects.filter(follower=player).select_related("followed").only(*FOLLOWED_FIELDS)
     rows = rows.annotate(hidden=hidden, seen_at=F("followed__activity__last_seen"))
     shown_seen = Case(When(hidden=True, then=Value(None)), default=F("seen_at"))
     return rows.order_by(shown_seen.desc(nulls_last=True), "followed__display_name", "followed_id")
@@ -211,7 +227,8 @@ def versus_matches(viewer: Player, other: Player) -> QuerySet[Match]:
     rows = Match.objects.filter(pair, status=Match.Status.OVER).filter(
         tables_shown_to(viewer, False, "table__")
     )
-    return rows.select_related("table__seat0", "table__seat1").order_by("-ended_at", "-pk")
+    rows = rows.select_related("table__seat0", "table__seat1").defer(*UNLISTED_MATCH_FIELDS)
+    return rows.order_by("-ended_at", "-pk")
 
 
 def head_to_head(viewer: Player, other: Player) -> HeadToHead:

@@ -52,6 +52,7 @@ def following_page(request: HttpRequest) -> HttpResponse:
     if player is not None and player.user_id is not None:
         now = timezone.now()
         paginator = Paginator(selectors.following_around_first(player), FOLLOWING_PAGE_SIZE)
+        paginator.count = selectors.following_count(player)  # not the COUNT of the joined rows
         page = paginator.get_page(request.GET.get("page"))
         rows = [payloads.following_row(row, selectors.presence_from_row(row, now), now) for row in page]
     context = {"player": player, "rows": rows, "page": page, "limit": services.MAX_FOLLOWED}

@@ -4,7 +4,8 @@ Its running matches end first by resignation through play's writers (ratings mov
 are told), tables it opened and never played are removed, then in one transaction its personal
 data is erased: the login (allauth's user with its email addresses, second factors, sessions and
 API tokens), chat it wrote, mutes, push subscriptions, alert records, presence, vacations,
-challenges, ratings, data exports, the reviews it asked for (its name and address). The player row stays, emptied and marked deleted, because its finished
+challenges, ratings, data exports, the reviews it asked for (its name and address), its inbox
+and the other accounts' inbox lines that name it. The player row stays, emptied and marked deleted, because its finished
 matches keep their seat for the opponents' archives, replays and rating histories: everywhere a
 name is shown it reads "deleted player" (``Player.name``), and it has no page.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 from allauth.usersessions.models import UserSession
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from tables.accounts.models import Player
@@ -77,6 +78,7 @@ def _leave_tables(player: Player) -> None:
 
 
 def _erase(player: Player) -> None:
+    _forget_lines_about(player)
     ChatMessage.objects.filter(author=player).delete()
     ChatMute.objects.filter(Q(player=player) | Q(muted=player)).delete()
     Challenge.objects.filter(Q(challenger=player) | Q(challenged=player)).delete()
@@ -99,3 +101,27 @@ def _erase(player: Player) -> None:
         setattr(player, field, value)
     player.deleted_at = timezone.now()
     player.save(update_fields=[*EMPTIED, "deleted_at"])
+
+
+def _forget_lines_about(player: Player) -> None:
+    """Other accounts' inbox lines that name the player (its matches' results and rematch offers,
+    its challenges and their answers, its reports handled) go with its name."""
+    matches = Match.objects.filter(Q(table__seat0=player) | Q(table__seat1=player))
+    match_ids = [str(pk) for pk in matches.values_list("pk", flat=True)]
+    challenges = Challenge.objects.filter(Q(challenger=player) | Q(challenged=player))
+    reports = Report.objects.filter(reported=player).values_list("pk", flat=True)
+    about = (
+        Q(kind="match_over", occasion__in=[f"match:{pk}" for pk in match_ids])
+        | Q(kind="rematch_offer", occasion__regex=rf"^rematch:({'|'.join(match_ids) or '0'}):")
+        | Q(kind__in=CHALLENGE_KINDS, occasion__regex=_challenge_occasions(challenges))
+        | Q(kind="report_handled", occasion__in=[f"report:{pk}" for pk in reports])
+    )
+    InboxItem.objects.filter(about).exclude(player=player).delete()
+
+
+CHALLENGE_KINDS = ("challenge", "challenge_accepted", "challenge_declined", "seek_taken")
+
+
+def _challenge_occasions(challenges: QuerySet[Challenge]) -> str:
+    ids = [str(pk) for pk in challenges.values_list("pk", flat=True)]
+    return rf"^({'|'.join(ids) or '0'}):"

@@ -18,12 +18,14 @@ import enum
 import math
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 
 from tables.accounts import selectors as account_selectors
 from tables.accounts import vacation_days
 from tables.accounts.models import Player, Vacation
+from tables.alerts import services as inbox_lines
 from tables.core.announcements import ChangeKind
 from tables.core.errors import BadRequest, Conflict, Forbidden
 from tables.play.models import Deal, Match, Table
@@ -132,7 +134,16 @@ def start_automatic_vacation(player_id: int, table_id: int, expected_deadline: s
         _stop(table, deal, dt.timedelta(0))
         for pk in table_ids:
             _stop_clock_at(pk, now)
+        _tell_auto_vacation(player, table, one_day)
         return Outcome(lock_table(table_id), None)
+
+
+def _tell_auto_vacation(player: Player, table: Table, one_day: Vacation) -> None:
+    """The player's inbox line of the day that started instead of a timeout, with that day."""
+    seat = table.seat_of(player)
+    opponent = inbox_lines.opponent_name(table, seat) if seat is not None else "?"
+    path = reverse("table", args=[table.invite_token])
+    inbox_lines.tell(player, "auto_vacation", f"vacation:{one_day.pk}", path, opponent=opponent)
 
 
 def _runs_out(table: Table, deal: Deal, player: Player, expected_deadline: str, now: dt.datetime) -> bool:

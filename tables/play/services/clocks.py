@@ -109,7 +109,7 @@ def _time_out_turn(table: Table, deal: Deal) -> Outcome:
     bump(table, batch=writes)
     writes.run()  # before abandon, which saves the deal again
     if match.timeouts_in_row[seat] >= table.forfeit_after and match.status == Match.Status.PLAYING:
-        abandon(deal, match, Match.Outcome.FORFEIT, leaver=seat)
+        abandon(table, deal, match, Match.Outcome.FORFEIT, leaver=seat)
     announce(table, deal, ChangeKind.TIMEOUT)
     return Outcome(table, None, last_move)
 

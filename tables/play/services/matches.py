@@ -7,6 +7,7 @@ from django.utils import timezone
 
 import rules
 from tables.accounts.models import Player
+from tables.alerts import services as inbox_lines
 from tables.core.errors import Conflict
 from tables.play import engine
 from tables.play.models import Deal, Match, Move, Table
@@ -98,13 +99,13 @@ def resign(table_ref: TableRef, actor: Player, expected_version: int | None = No
         seat = seat_of(table, actor)
         deal, match = playing_match(table)
         check_version(table, expected_version)
-        abandon(deal, match, Match.Outcome.RESIGNED, leaver=seat)
+        abandon(table, deal, match, Match.Outcome.RESIGNED, leaver=seat)
         bump(table)
         announce(table, deal)
         return Outcome(table, seat)
 
 
-def abandon(deal: Deal, match: Match, outcome: str, leaver: int) -> None:
+def abandon(table: Table, deal: Deal, match: Match, outcome: str, leaver: int) -> None:
     """End the match now; a deal in play stays unfinished, its hands never shown."""
     if deal.status == Deal.Status.PLAYING:
         deal.status = Deal.Status.ABANDONED
@@ -112,12 +113,12 @@ def abandon(deal: Deal, match: Match, outcome: str, leaver: int) -> None:
     deal.deadline, deal.paused_left = None, None
     deal.save()
     reason = "forfeit" if outcome == Match.Outcome.FORFEIT else "resign"
-    end_match(match, engine.load_match(match).resign(leaver, reason), outcome)
+    end_match(table, match, engine.load_match(match).resign(leaver, reason), outcome)
 
 
-def end_match(match: Match, record: rules.Match, outcome: str) -> None:
-    """The one place a match ends (played to the end, resigned or forfeit): its ratings move here,
-    in the same transaction."""
+def end_match(table: Table, match: Match, record: rules.Match, outcome: str) -> None:
+    """The one place a match ends (played to the end, resigned or forfeit): its ratings move and
+    its players' inbox lines are written here, in the same transaction."""
     match.record = record.to_dict()
     match.status = Match.Status.OVER
     match.outcome = outcome
@@ -127,3 +128,4 @@ def end_match(match: Match, record: rules.Match, outcome: str) -> None:
     match.ended_at = timezone.now()
     match.save()
     rate_match(match)
+    inbox_lines.match_over(table, match, record)

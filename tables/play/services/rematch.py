@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tables.accounts.models import Player
+from tables.alerts import services as inbox_lines
 from tables.core.announcements import ChangeKind
 from tables.core.errors import Conflict, NotFound
 from tables.play.models import Deal, Match, Table
@@ -23,7 +24,7 @@ def offer_rematch(table_ref: TableRef, actor: Player) -> Outcome:
     with transaction.atomic():
         table = lock_table(table_ref)
         seat = seat_of(table, actor)
-        _require_match_over(table)
+        match = _require_match_over(table)
         require_rated_seat(actor, table.rated)
         if table.rematch_offered_by == 1 - seat:
             return _accept(table, seat)
@@ -35,6 +36,7 @@ def offer_rematch(table_ref: TableRef, actor: Player) -> Outcome:
         if opponent is not None and opponent.is_bot:
             return _accept(table, 1 - seat, caller_seat=seat)
         _change_offer(table)
+        inbox_lines.rematch_offer(table, match, offered_by=seat)
         return Outcome(table, seat)
 
 

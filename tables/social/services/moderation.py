@@ -1,8 +1,8 @@
 """Staff's moderation: closing a report (dismissed, or handled with what was done), warning an
 account, muting its chat at every table, suspending it and lifting the suspension. Every action
 is one ModerationAction row (who, what, why, when, until); the inbox lines that follow (the
-warned player's, the reporter's "your report was handled") are written after commit
-(tables.social.announcements, tables.social.alerts).
+warned player's, the reporter's "your report was handled") are written in the same transaction
+(tables.social.services.outcomes).
 
 A suspension makes the account's user inactive in the same transaction as its log line: from
 that commit its login sessions and API tokens identify nobody (Django's authentication backends
@@ -32,8 +32,8 @@ from tables.challenges.models import Challenge
 from tables.core.errors import BadRequest, Conflict
 from tables.play import services as play
 from tables.play.models import Match, Table
-from tables.social.announcements import announce_moderation
 from tables.social.models import ModerationAction, Report, SocialSettings
+from tables.social.services.outcomes import tell_outcomes
 
 MAX_MUTE_DAYS = 365
 Kind = ModerationAction.Kind
@@ -76,7 +76,7 @@ def handle_report(
             actions.append(_suspend(reported, staff, note, row))
         row.status, row.staff_note, row.handled_by, row.handled_at = status, note, staff, timezone.now()
         row.save(update_fields=["status", "staff_note", "handled_by", "handled_at", "muted_until"])
-        announce_moderation([action.pk for action in actions])
+        tell_outcomes(actions)
     if suspend:
         _end_what_it_has_going(reported)
     return row
@@ -116,7 +116,7 @@ def warn(player: Player, staff: Any, reason: str) -> ModerationAction:
     _check_account(player)
     with transaction.atomic():
         action = _log(player, staff, Kind.WARN, _reason(reason))
-        announce_moderation([action.pk])
+        tell_outcomes([action])
     return action
 
 

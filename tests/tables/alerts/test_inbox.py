@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from tables.accounts.identity import player_for_user
 from tables.alerts import inbox, notify
+from tables.alerts import services as inbox_lines
 from tables.alerts.models import InboxItem
 from tables.background import registry, scheduling
 from tables.challenges import alerts as challenge_alerts
@@ -87,8 +88,8 @@ def test_a_challenge_and_its_answer_leave_one_line_each(alice, bob, sent):
 def test_the_api_lists_counts_and_marks_read(alice, bob, sent):
     ana, ben = player_for_user(alice.user), player_for_user(bob.user)
     for n in range(3):
-        inbox.keep(ben, "match_over", f"match:{n}", f"Result {n}", "body", f"/t/x{n}/")
-    inbox.keep(ana, "match_over", "match:9", "Hers", "", "/t/y/")
+        inbox_lines.keep(ben, "match_over", f"match:{n}", f"Result {n}", "body", f"/t/x{n}/")
+    inbox_lines.keep(ana, "match_over", "match:9", "Hers", "", "/t/y/")
     body = bob.ok("get", "/me/inbox")
     assert [line["title"] for line in body["lines"]] == ["Result 2", "Result 1", "Result 0"]
     assert body["unread"] == 3 and body["before"] is None and body["kept_days"] == 90
@@ -106,8 +107,8 @@ def test_the_api_lists_counts_and_marks_read(alice, bob, sent):
 
 def test_the_inbox_pages_open_a_line_as_read_and_mark_all_read(alice):
     ana = player_for_user(alice.user)
-    inbox.keep(ana, "rematch_offer", "rematch:1:2", "Rematch?", "Ben offers", "/t/abc/")
-    inbox.keep(ana, "match_over", "match:1", "You won", "", "/t/abc/")
+    inbox_lines.keep(ana, "rematch_offer", "rematch:1:2", "Rematch?", "Ben offers", "/t/abc/")
+    inbox_lines.keep(ana, "match_over", "match:1", "You won", "", "/t/abc/")
     page = alice.client.get("/me/inbox/")
     assert page.status_code == 200 and b"Rematch?" in page.content and b"inbox-read-all" in page.content
     opened = alice.client.get(f"/me/inbox/{_lines(alice)[0].pk}/")
@@ -121,8 +122,8 @@ def test_the_inbox_pages_open_a_line_as_read_and_mark_all_read(alice):
 
 def test_lines_are_kept_ninety_days_by_a_periodic_sweep(alice):
     ana = player_for_user(alice.user)
-    inbox.keep(ana, "match_over", "match:1", "old", "", "/t/a/")
-    inbox.keep(ana, "match_over", "match:2", "new", "", "/t/a/")
+    inbox_lines.keep(ana, "match_over", "match:1", "old", "", "/t/a/")
+    inbox_lines.keep(ana, "match_over", "match:2", "new", "", "/t/a/")
     InboxItem.objects.filter(occasion="match:1").update(created_at=timezone.now() - dt.timedelta(days=91))
     assert inbox.purge() == 1
     assert [line.title for line in _lines(alice)] == ["new"]
@@ -133,8 +134,8 @@ def test_the_sweep_keeps_an_account_newest_lines_only(alice, bob, monkeypatch):
     monkeypatch.setattr(inbox, "INBOX_MAX", 3)
     ana, ben = player_for_user(alice.user), player_for_user(bob.user)
     for n in range(5):
-        inbox.keep(ana, "match_over", f"match:{n}", f"r{n}", "", "/t/a/")
-    inbox.keep(ben, "match_over", "match:1", "his", "", "/t/a/")
+        inbox_lines.keep(ana, "match_over", f"match:{n}", f"r{n}", "", "/t/a/")
+    inbox_lines.keep(ben, "match_over", "match:1", "his", "", "/t/a/")
     assert inbox.purge() == 2
     assert [line.title for line in _lines(alice)] == ["r2", "r3", "r4"] and len(_lines(bob)) == 1
 
@@ -151,7 +152,7 @@ def test_an_event_alerted_twice_at_once_leaves_one_line():
     def keep(_: int) -> bool:
         barrier.wait()
         try:
-            return inbox.keep(ben, "match_over", "match:77", "You won", "", "/t/z/")
+            return inbox_lines.keep(ben, "match_over", "match:77", "You won", "", "/t/z/")
         finally:
             connection.close()
 
@@ -172,10 +173,10 @@ def test_the_inbox_costs_the_same_queries_for_a_few_lines_or_a_full_page(alice):
         return len(captured)
 
     for n in range(3):
-        inbox.keep(ana, "match_over", f"match:{n}", "r", "", "/t/a/")
+        inbox_lines.keep(ana, "match_over", f"match:{n}", "r", "", "/t/a/")
     few = queries()
     for n in range(3, 120):
-        inbox.keep(ana, "match_over", f"match:{n}", "r", "", "/t/a/")
+        inbox_lines.keep(ana, "match_over", f"match:{n}", "r", "", "/t/a/")
     assert queries() == few
 
 
@@ -200,14 +201,14 @@ def test_a_new_line_counts_again_on_every_device_once_committed(monkeypatch):
     def rolled_back() -> None:
         try:
             with transaction.atomic():
-                assert inbox.keep(ana, "match_over", "match:5", "You won", "", "/t/a/")
+                assert inbox_lines.keep(ana, "match_over", "match:5", "You won", "", "/t/a/")
                 raise _RolledBack
         except _RolledBack:
             pass
 
     def committed() -> None:
         with transaction.atomic():
-            assert inbox.keep(ana, "match_over", "match:6", "You won", "", "/t/a/")
+            assert inbox_lines.keep(ana, "match_over", "match:6", "You won", "", "/t/a/")
 
     async def body():
         sockets_open = [await connect("/ws/me/", client) for client in (phone, desktop, other)]

@@ -94,7 +94,7 @@ def test_the_loop_with_each_wait_sat_out_alerts_five_times_an_hour_and_emails_on
         challenge_services.withdraw(challenge.pk, challenger)
         _wait_out(challenge.pk, challenge_services.COOLDOWNS[Challenge.Status.WITHDRAWN])
     assert Challenge.objects.filter(challenger=challenger).count() == 11
-    allowed = challenge_alerts.ALERTS_PER_HOUR
+    allowed = challenge_services.ALERTS_PER_HOUR
     assert _to(sent, target) == (allowed, allowed, 1)
 
 
@@ -102,11 +102,11 @@ def test_past_the_hourly_allowance_challenges_show_on_the_page_without_any_alert
     bob = make_account_client("many-b@example.com")
     target = _player(bob)
     challengers = [
-        make_account_player(f"many-{n}@example.com") for n in range(challenge_alerts.ALERTS_PER_HOUR + 2)
+        make_account_player(f"many-{n}@example.com") for n in range(challenge_services.ALERTS_PER_HOUR + 2)
     ]
     for challenger in challengers:
         challenge_services.challenge_player(challenger, target, dict(SLOW))
-    allowed = challenge_alerts.ALERTS_PER_HOUR
+    allowed = challenge_services.ALERTS_PER_HOUR
     assert _to(sent, target) == (allowed, allowed, allowed)  # each challenger's first email
     assert len(bob.ok("get", "/challenges")["received"]) == len(challengers)
     page = bob.client.get("/challenges/").content.decode()

@@ -271,7 +271,7 @@ def test_the_asker_finds_one_line_in_the_inbox_once_the_review_is_done(
     from tables.accounts.identity import player_for_user
     from tables.accounts.models import Player
     from tables.alerts.models import InboxItem
-    from tables.reviews import alerts as review_alerts
+    from tables.reviews.services import tell_ready
 
     token, _ = finished_first_deal(alice, bob, target=100)
     ana, ben = player_for_user(alice.user), player_for_user(bob.user)
@@ -282,7 +282,7 @@ def test_the_asker_finds_one_line_in_the_inbox_once_the_review_is_done(
     assert InboxItem.objects.filter(kind="review_ready").count() == 1
     review = DealReview.objects.get(requested_by=ana)
     assert review.status == DealReview.Status.DONE
-    review_alerts.on_reviewed(None, review_id=review.pk)  # heard twice
+    tell_ready(review)  # its writer run again
     alice.ok("post", review_path(token), status=202)  # asked again: already there
     [line] = InboxItem.objects.filter(kind="review_ready")
     match = Match.objects.get()

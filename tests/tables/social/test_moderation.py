@@ -11,9 +11,10 @@ from tables.accounts.models import Player
 from tables.alerts.models import InboxItem
 from tables.core.errors import BadRequest, Conflict
 from tables.play import services as play_services
-from tables.social import alerts, services
+from tables.social import services
 from tables.social.models import ModerationAction, Report
 from tables.social.services import moderation
+from tables.social.services.outcomes import tell_outcomes
 from tests.tables.helpers import make_account_client, started
 
 pytestmark = pytest.mark.django_db
@@ -63,8 +64,8 @@ def test_a_report_handled_with_a_warning_and_a_mute_logs_each_and_tells_both(
     [warned] = _lines(ben)
     assert (warned.kind, warned.title) == ("warning", "Un aviso del equipo")
     assert "Insultos o acoso" in warned.body  # the report's reason, in Ben's language
-    # The announcement heard twice keeps one line each.
-    alerts.on_moderated(None, [action.pk for action in actions])
+    # The lines' writer run again keeps one line each.
+    tell_outcomes(actions)
     assert len(_lines(ana)) == len(_lines(ben)) == 1
     inbox = ana.ok("get", "/me/inbox")
     assert inbox["lines"][0]["kind"] == "report_handled" and inbox["unread"] == 1
