@@ -64,7 +64,8 @@ def new_table(request: HttpRequest) -> HttpResponse:
     return render(request, "tables/new.html", context)
 
 
-MOVE_LOG_CHOICES = {"auto": None, "on": True, "off": False}  # auto: by the clock (services.create_table)
+# The move log's and the time bank's choices; auto: by the clock (services.create_table).
+MOVE_LOG_CHOICES = {"auto": None, "on": True, "off": False}
 
 
 def _table_options(data: QueryDict) -> dict[str, Any]:
@@ -80,6 +81,12 @@ def _table_options(data: QueryDict) -> dict[str, Any]:
     if log not in MOVE_LOG_CHOICES:
         raise ServiceError("move_log must be auto, on or off.", field="move_log")
     options["move_log"] = MOVE_LOG_CHOICES[log]
+    bank_choice = data.get("time_bank", "auto")
+    if bank_choice not in MOVE_LOG_CHOICES:
+        raise ServiceError(
+            translation.gettext("The time bank must be by the clock, on or off."), field="time_bank"
+        )
+    options["time_bank"] = MOVE_LOG_CHOICES[bank_choice]
     for name in ("turn_seconds", "forfeit_after", "target"):
         raw = data.get(name)
         if raw:
