@@ -43,6 +43,11 @@ def terms_for(turn_seconds: int, slow: bool) -> Terms:
     return Terms(round(SLOW_START * scale), round(SLOW_REFILL * scale), round(SLOW_CAP * scale))
 
 
+def slow_days() -> dict[str, int]:
+    """The slow bank in whole days, for the pages that describe it (the help, the new-table form)."""
+    return {"start": SLOW_START // DAY, "per_ten_moves": SLOW_REFILL * 10 // DAY, "cap": SLOW_CAP // DAY}
+
+
 @dataclass(frozen=True)
 class TurnClock:
     """The running turn's clock: ``deadline`` (turn end + bank), or stopped with ``paused_left``

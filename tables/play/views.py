@@ -26,6 +26,7 @@ from tables.accounts import selectors as account_selectors
 from tables.accounts import services as account_services
 from tables.accounts.models import Player
 from tables.alerts import prefs as alert_prefs
+from tables.bank import engine as bank
 from tables.challenges import forms as challenge_forms
 from tables.challenges import payloads as challenge_payloads
 from tables.challenges import selectors as challenge_selectors
@@ -59,6 +60,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
         "player": player,
         "rulesets": RULESETS,
         "clocks": Table.TURN_CLOCKS,
+        "bank": bank.slow_days(),
         "opponent": challenge_forms.opponent_for_form(request),
     }
     return render(request, "tables/new.html", context)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.test import Client
 from django.utils import timezone
 
 from tables.accounts.identity import player_for_user
@@ -15,7 +16,7 @@ from tables.background import registry, scheduling
 from tables.bank.engine import DAY, SLOW_CAP, SLOW_REFILL, SLOW_START
 from tables.play import services, tasks
 from tables.play.models import Deal, Match, Move, Table
-from tests.tables.helpers import ApiClient, open_table, started, to_play
+from tests.tables.helpers import ApiClient, open_table, pages_in, started, to_play
 
 pytestmark = pytest.mark.django_db
 SLOW_TERMS = {"start": SLOW_START, "refill": SLOW_REFILL, "cap": SLOW_CAP}
@@ -192,3 +193,24 @@ def test_automatic_vacation_starts_only_once_the_bank_is_spent(alice, bob):
     assert Vacation.objects.count() == 1 and _timeouts() == 0
     deal = _deal(token)
     assert deal.deadline is None and deal.paused_left == 0 and _banks(token)[seat] == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "on_help", "on_form"),
+    [
+        (
+            "en",
+            ["3 days when a match starts", "3 days back for every 10 moves", "at most 7 days"],
+            "3 days to start",
+        ),
+        (
+            "es",
+            ["3 días al empezar la partida", "3 días más por cada 10 jugadas", "como mucho 7 días"],
+            "3 días al empezar,",
+        ),
+    ],
+)
+def test_the_help_and_the_new_table_form_give_the_banks_figures_from_the_server(language, on_help, on_form):
+    pages = pages_in(Client(), language, ["/help/", "/new/"])
+    assert all(words in pages["/help/"] for words in on_help)
+    assert on_form in pages["/new/"] and 'name="time_bank"' in pages["/new/"]
