@@ -12,6 +12,8 @@ from django.utils import timezone
 
 from tables.accounts.identity import player_for_user
 from tables.accounts.models import Vacation
+from tables.alerts import notify
+from tables.alerts.models import Activity, TablePresence
 from tables.background import registry, scheduling
 from tables.bank.engine import DAY, SLOW_CAP, SLOW_REFILL, SLOW_START
 from tables.play import services, tasks
@@ -214,3 +216,27 @@ def test_the_help_and_the_new_table_form_give_the_banks_figures_from_the_server(
     pages = pages_in(Client(), language, ["/help/", "/new/"])
     assert all(words in pages["/help/"] for words in on_help)
     assert on_form in pages["/new/"] and 'name="time_bank"' in pages["/new/"]
+
+
+def test_no_reminder_for_a_player_who_looked_during_the_turn_before_the_bank_began(alice, bob):
+    token, _ = started(alice, bob)
+    table = Table.objects.get(invite_token=token)
+    player = table.seats[_deal(token).to_play]
+    assert player is not None
+    Activity.objects.update_or_create(
+        player=player, defaults={"last_seen": timezone.now() - dt.timedelta(days=9)}
+    )
+    # The reminder's moment: 20% of a turn before the deadline that counts, deep in the bank.
+    _turn_spent_by(token, SLOW_START - 2 * 3600)
+    # Looked two days ago: after the turn began (a day and the bank before its deadline).
+    TablePresence.objects.update_or_create(
+        player=player,
+        table=table,
+        defaults={
+            "looked_at": timezone.now() - dt.timedelta(days=2),
+            "last_seen": timezone.now() - dt.timedelta(days=2),
+        },
+    )
+    assert notify.send_due_reminders() == 0
+    TablePresence.objects.filter(player=player).update(looked_at=timezone.now() - dt.timedelta(days=5))
+    assert notify.send_due_reminders() == 1  # a look from before the turn began does not count
