@@ -14,6 +14,7 @@ from tables.accounts.identity import player_for_user
 from tables.accounts.models import Vacation
 from tables.alerts import notify
 from tables.alerts.models import Activity, TablePresence
+from tables.api import api
 from tables.background import registry, scheduling
 from tables.bank.engine import DAY, SLOW_CAP, SLOW_REFILL, SLOW_START
 from tables.play import services, tasks
@@ -240,3 +241,16 @@ def test_no_reminder_for_a_player_who_looked_during_the_turn_before_the_bank_beg
     assert notify.send_due_reminders() == 0
     TablePresence.objects.filter(player=player).update(looked_at=timezone.now() - dt.timedelta(days=5))
     assert notify.send_due_reminders() == 1  # a look from before the turn began does not count
+
+
+def test_the_api_schema_documents_the_option_and_the_banks():
+    schemas = api.get_openapi_schema()["components"]["schemas"]
+    assert "time_bank" in schemas["CreateTableIn"]["properties"]
+    assert (
+        "time_bank" in schemas["ChallengeIn"]["properties"] and "time_bank" in schemas["SeekIn"]["properties"]
+    )
+    assert (
+        "time_bank" in schemas["OptionsOut"]["properties"]
+        and "banks" in schemas["MatchStateOut"]["properties"]
+    )
+    assert set(schemas["BankTermsOut"]["properties"]) == {"start", "refill", "cap"}
