@@ -143,12 +143,16 @@ class Load:
         ) as response:
             return response.status, await response.json()
 
-    async def open_table(self, first: str, second: str, turn_seconds: int) -> Table:
-        """With several server processes the two players of a table use different ones."""
+    async def open_table(
+        self, first: str, second: str, turn_seconds: int, time_bank: bool | None = None
+    ) -> Table:
+        """With several server processes the two players of a table use different ones.
+        ``time_bank`` None: the table's default (a bank at slow clocks only)."""
         self.opened += 1
         self.home[first] = self.bases[self.opened % len(self.bases)]
         self.home[second] = self.bases[(self.opened + 1) % len(self.bases)]
-        status, created = await self.post(first, "/api/tables", {"turn_seconds": turn_seconds})
+        options = {"turn_seconds": turn_seconds, "time_bank": time_bank}
+        status, created = await self.post(first, "/api/tables", options)
         assert status == 201, created
         token = created["table"]
         await self.post(second, f"/api/tables/{token}/join", {})
