@@ -21,7 +21,7 @@ moreTime.type = "button";
 moreTime.textContent = "+";
 const note = element("p", "vacation-note", "vacation-note");
 note.setAttribute("role", "status");
-$("clock").after(paused, moreTime);
+$("clock-bank").after(paused, moreTime); // the turn clock, its bank, then these
 $("status-line").before(note);
 
 // The table's turn clock as a period: "1 day", "12 hours", "10 minutes", "30 seconds".
