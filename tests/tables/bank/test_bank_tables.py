@@ -93,6 +93,15 @@ def test_a_challenge_carries_the_choice_to_its_table(alice, bob):
     assert refused.status_code == 400 and refused.json()["field"] == "time_bank"
 
 
+def test_a_seek_carries_the_choice_to_its_table(alice, bob):
+    seek = alice.ok("post", "/seeks", {"turn_seconds": 60, "time_bank": True}, status=201)
+    state = bob.ok("post", f"/challenges/{seek['id']}/accept", {})
+    assert state["options"]["time_bank"] == {"start": 180, "refill": 18, "cap": 420}
+    assert state["match"]["banks"] == [180, 180]
+    refused = alice.request("post", "/seeks", {"time_bank": [True]})
+    assert refused.status_code == 400 and refused.json()["field"] == "time_bank"
+
+
 def test_each_player_starts_with_the_bank_behind_the_first_turn(alice, bob):
     token, players = started(alice, bob)
     state = players[0].state(token)
