@@ -144,12 +144,16 @@ class Load:
         ) as response:
             return response.status, await response.json()
 
-    async def open_table(self, first: str, second: str, turn_seconds: int) -> Table:
-        """With several server processes the two players of a table use different ones."""
+    async def open_table(
+        self, first: str, second: str, turn_seconds: int, time_bank: bool | None = None
+    ) -> Table:
+        """With several server processes the two players of a table use different ones.
+        ``time_bank`` None: the table's default (a bank at slow clocks only)."""
         self.opened += 1
         self.home[first] = self.bases[self.opened % len(self.bases)]
         self.home[second] = self.bases[(self.opened + 1) % len(self.bases)]
-        status, created = await self.post(first, "/api/tables", {"turn_seconds": turn_seconds})
+        options = {"turn_seconds": turn_seconds, "time_bank": time_bank}
+        status, created = await self.post(first, "/api/tables", options)
         assert status == 201, created
         token = created["table"]
         await self.post(second, f"/api/tables/{token}/join", {})
@@ -408,10 +412,13 @@ def over_time(load: Load, bucket_seconds: float) -> list[dict[str, Any]]:
 # -- clocks ---------------------------------------------------------------------------------
 
 
-async def clock_phase(load: Load, tokens: list[str], count: int) -> dict[str, Any]:
-    """``count`` tables at the shortest clock (30 s) whose players never move."""
+async def clock_phase(
+    load: Load, tokens: list[str], count: int, time_bank: bool | None = None
+) -> dict[str, Any]:
+    """``count`` tables at the shortest clock (30 s) whose players never move; with
+    ``time_bank`` each turn's deadline is its 30 s and a 90 s bank (docs/live.md)."""
     tables = await bounded(
-        [load.open_table(tokens[2 * i], tokens[2 * i + 1], 30) for i in range(count)], limit=20
+        [load.open_table(tokens[2 * i], tokens[2 * i + 1], 30, time_bank) for i in range(count)], limit=20
     )
     deadlines = {}
     for table in tables:
@@ -423,12 +430,17 @@ async def clock_phase(load: Load, tokens: list[str], count: int) -> dict[str, An
     await asyncio.sleep(wait.total_seconds() + 5)
     lateness = []
     for table in tables:
-        async with load.http.get(
-            f"{load.base(table.tokens[0])}/api/tables/{table.token}/moves",
-            headers=load.headers(table.tokens[0]),
-        ) as response:
-            moves = (await response.json())["moves"]
-        timed_out = [move for move in moves if move["source"] == "timeout"]
+        moves = []
+        # A live table hides its move log (docs/api.md): each player reads the moves since their
+        # own last one, so the timeout of either seat is in one of the two lists.
+        for token in table.tokens.values():
+            async with load.http.get(
+                f"{load.base(token)}/api/tables/{table.token}/moves", headers=load.headers(token)
+            ) as response:
+                moves += (await response.json())["moves"]
+        timed_out = sorted(
+            (move for move in moves if move["source"] == "timeout"), key=lambda m: m["created_at"]
+        )
         if timed_out:
             applied = dt.datetime.fromisoformat(timed_out[0]["created_at"])
             lateness.append((applied - deadlines[table.token]).total_seconds())
@@ -489,7 +501,7 @@ async def main(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
                     await socket.close()
         if args.deadlines:
             progress(f"clock phase: {args.deadlines} tables at 30 s")
-            results["clocks"] = await clock_phase(load, tokens, args.deadlines)
+            results["clocks"] = await clock_phase(load, tokens, args.deadlines, args.time_bank or None)
     return results
 
 
@@ -503,6 +515,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=600.0, help="seconds of load")
     parser.add_argument("--turn-seconds", type=int, default=600)
     parser.add_argument("--deadlines", type=int, default=0, help="tables for the clock phase (e.g. 200)")
+    parser.add_argument("--time-bank", action="store_true", help="the clock phase's tables have a time bank")
     parser.add_argument(
         "--moves-via",
         choices=("http", "socket"),

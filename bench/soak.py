@@ -4,7 +4,8 @@ while the server processes' memory is sampled every --sample-every seconds. It r
 memory growth from the end of the warm-up to the end (with the samples between), lost and
 duplicated versions (bench.load.gaps: a reconnect's snapshot covers what it missed, anything
 else skipped is lost), errors, and the tables that are stuck (still playing but with no new
-version in the last --stuck-after seconds).
+version in the last --stuck-after seconds). With --time-bank every table has a time bank, so each
+move also settles and refills the mover's bank (docs/live.md, "The time bank").
 
     DATABASE_URL=... REDIS_URL=... .venv/bin/python -m bench.soak --tables 300 --rate 60 \\
         --duration 1800 --server-pids "$(pgrep -d, -f 'daphne.*config.asgi')"
@@ -99,7 +100,8 @@ async def soak(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
     ):
         load = Load(args.base.split(","), http, sockets)
         pairs = [(tokens[2 * i], tokens[2 * i + 1]) for i in range(args.tables)]
-        tables = await bounded([load.open_table(a, b, args.turn_seconds) for a, b in pairs], limit=20)
+        opening = [load.open_table(a, b, args.turn_seconds, args.time_bank or None) for a, b in pairs]
+        tables = await bounded(opening, limit=20)
         await bounded([load.connect(table) for table in tables], limit=50)
         progress(f"{len(tables)} tables, {2 * len(tables)} sockets; warm-up {args.warmup:.0f} s")
         await load.run(tables, args.rate, args.warmup)
@@ -138,6 +140,8 @@ async def soak(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
         "memory_growth_percent": growth,
         "memory_samples_kib": samples,
         "stuck_tables": len(stuck),
+        "time_bank": args.time_bank,
+        "banked_tables": sum(bool((table.state().get("match") or {}).get("banks")) for table in tables),
         **report(load, tables, elapsed),
     }
 
@@ -157,6 +161,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--churn-share", type=float, default=0.05, help="share of tables per wave")
     parser.add_argument("--stuck-after", type=float, default=120.0)
     parser.add_argument("--turn-seconds", type=int, default=600)
+    parser.add_argument(
+        "--time-bank", action="store_true", help="a time bank at every table (the live clock's: docs/live.md)"
+    )
     parser.add_argument("--connections", type=int, default=20, help="HTTP requests in flight at most")
     return parser.parse_args(argv)
 

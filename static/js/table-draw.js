@@ -143,17 +143,38 @@ function drawClock() {
   const clock = $("clock");
   const running = deal && deal.seconds_left !== null && (ui.state.status === "playing" || ui.state.status === "between_deals");
   ui.clockEnd = running ? Date.now() + deal.seconds_left * 1000 : null;
+  ui.bank = heldBank(ui.state);
   clock.hidden = !running;
+  $("clock-bank").hidden = ui.bank === null;
+  if (ui.bank !== null && !running) drawBank(ui.bank, false); // stopped for a vacation: it waits too
   tickClock();
+}
+
+// The time bank of the player to play: inside the deal's deadline, behind the turn's own time.
+function heldBank(state) {
+  const deal = state.deal;
+  const banks = state.match && state.match.banks;
+  if (!banks || !deal || deal.status !== "playing" || state.status !== "playing") return null;
+  return banks[deal.view.to_play] ?? null;
+}
+
+function drawBank(seconds, spending) {
+  const pill = $("clock-bank");
+  pill.textContent = fmt(_("Bank: %(time)s"), { time: clockText(seconds) });
+  pill.classList.toggle("spending", spending);
+  pill.setAttribute("aria-label", fmt(_("Time bank: %(time)s"), { time: clockText(seconds) }));
 }
 
 export function tickClock() {
   if (ui.clockEnd === null) return;
-  const seconds = Math.max(0, Math.round((ui.clockEnd - Date.now()) / 1000));
+  const total = Math.max(0, Math.round((ui.clockEnd - Date.now()) / 1000));
+  const bank = ui.bank ?? 0;
+  const seconds = Math.max(0, total - bank);
   const clock = $("clock");
   clock.textContent = clockText(seconds);
-  clock.classList.toggle("urgent", seconds <= 10);
+  clock.classList.toggle("urgent", total <= 10);
   clock.setAttribute("aria-label", fmt(_("Turn clock: %(time)s"), { time: clockText(seconds) }));
+  if (ui.bank !== null) drawBank(Math.min(bank, total), seconds === 0);
 }
 
 function drawScores() {

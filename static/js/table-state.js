@@ -31,6 +31,7 @@ export const ui = {
   keptSummary: null, // the state of a deal's end kept on screen after the server dealt on
   dealingOn: false, // this player pressed NEXT DEAL: the box of the deal that ended goes
   clockEnd: null,
+  bank: null, // the time bank of the player to play, in seconds (null: none shown)
   chatChannel: "players",
   unread: 0,
   presence: null,

@@ -21,7 +21,7 @@ moreTime.type = "button";
 moreTime.textContent = "+";
 const note = element("p", "vacation-note", "vacation-note");
 note.setAttribute("role", "status");
-$("clock").after(paused, moreTime);
+$("clock-bank").after(paused, moreTime); // the turn clock, its bank, then these
 $("status-line").before(note);
 
 // The table's turn clock as a period: "1 day", "12 hours", "10 minutes", "30 seconds".
@@ -81,7 +81,8 @@ export function drawTime(before, after) {
   const deal = after.deal;
   const stopped = Boolean(deal && deal.paused_left !== null && after.status === "playing");
   paused.hidden = !stopped;
-  if (stopped) paused.textContent = fmt(_("Stopped: %(time)s"), { time: clockText(deal.paused_left) });
+  const bank = (after.match && after.match.banks && after.match.banks[deal && deal.view.to_play]) || 0;
+  if (stopped) paused.textContent = fmt(_("Stopped: %(time)s"), { time: clockText(Math.max(0, deal.paused_left - bank)) });
   const text = vacationText(after);
   note.hidden = !text;
   note.textContent = text;

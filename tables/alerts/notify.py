@@ -32,7 +32,7 @@ from tables.core.errors import NotFound
 from tables.live import events
 from tables.play import engine, payloads, selectors
 from tables.play.models import ChatMessage, Deal, Match, Table
-from tables.play.services.common import clock_stopped_for
+from tables.play.services.common import bank_held, clock_stopped_for
 
 log = logging.getLogger(__name__)
 
@@ -333,7 +333,11 @@ def send_due_reminders(now: dt.datetime | None = None) -> int:
             continue
         if clock_stopped_for(table, deal.to_play, now):
             continue  # the vacation began this turn: the sweep stops this clock, nothing to remind
-        started = deal.deadline - dt.timedelta(seconds=table.turn_seconds)
+        # The turn began a turn clock and its player's bank before the deadline (the reminder
+        # comes before the server would play: in the bank, when the table has one).
+        started = deal.deadline - dt.timedelta(
+            seconds=table.turn_seconds + bank_held(table, deal, deal.to_play)
+        )
         alert = Alert("reminder", player, table, turn_occasion(deal), _names(table, deal.to_play))
         alert.context["left"] = duration(left, alert.lang)
         if presence.looked_since(player.pk, table.pk, started) or not _decide_reminder(alert):

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 import rules
 from rules import RULESETS, Card, Ruleset, Showdown, scoring
+from tables.bank import engine as bank
 from tables.challenges.models import Challenge
 from tables.challenges.services import MAX_OPEN_CHALLENGES, MAX_OPEN_SEEKS
 from tables.play.models import Table
@@ -218,6 +219,7 @@ def help_page(request: HttpRequest) -> HttpResponse:
     context = {
         "clocks": [clock_label(seconds) for seconds in Table.TURN_CLOCKS],
         "default_clock": clock_label(Table.DEFAULT_TURN_SECONDS),
+        "bank": bank.slow_days(),
         "forfeit_after": Table._meta.get_field("forfeit_after").default,
         "default_ruleset": RULESETS["playgridia"],
         "challenge_days": Challenge.LIFETIME.days,

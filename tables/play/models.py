@@ -16,6 +16,7 @@ from django.db.models import Q
 
 import rules
 from tables.accounts.models import Player
+from tables.bank import engine as bank
 
 
 def new_invite_token() -> str:
@@ -60,6 +61,11 @@ class Table(models.Model):
     # The move log on the table page. Off: Playgridia's "no looking back at the discards" (the
     # log is not sent at all). Chosen at creation: on for slow clocks, off for live ones.
     move_log = models.BooleanField(default=True)
+    # The time bank (tables/bank/engine.py), in seconds; all 0: none. Chosen at creation: on for
+    # slow clocks, off for live ones.
+    bank_start = models.PositiveIntegerField(default=0)
+    bank_refill = models.PositiveIntegerField(default=0)
+    bank_cap = models.PositiveIntegerField(default=0)
 
     # Rated: only two accounts sit here (no guest, no robot) and each match moves their ratings.
     rated = models.BooleanField(default=False)
@@ -108,6 +114,12 @@ class Table(models.Model):
     def has_slow_clock(self) -> bool:
         return self.pace_of(self.turn_seconds) == "slow"
 
+    @property
+    def bank_terms(self) -> bank.Terms | None:
+        if not self.bank_cap:
+            return None
+        return bank.Terms(self.bank_start, self.bank_refill, self.bank_cap)
+
     def seat_player_id(self, seat: int) -> int | None:
         return self.seat0_id if seat == 0 else self.seat1_id
 
@@ -141,6 +153,9 @@ class Match(models.Model):
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     final_scores = models.JSONField(null=True, blank=True)
     timeouts_in_row = models.JSONField(default=list)  # consecutive timed-out turns, by seat
+    # Each seat's time bank in seconds, at a table with one (else empty): the bank of the seat to
+    # play is inside the deal's deadline, spent once its turn time is (tables/bank/engine.py).
+    banks = models.JSONField(default=list)
     decided_by_timeout = models.BooleanField(default=False)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)

@@ -70,6 +70,7 @@ def table_options(table: Table) -> dict[str, Any]:
         "spectator_chat": table.spectator_chat,
         "forfeit_after": table.forfeit_after,
         "move_log": table.move_log,
+        "time_bank": None if (terms := table.bank_terms) is None else terms.to_dict(),
         "rated": table.rated,
     }
 
@@ -127,6 +128,7 @@ def match_state(match: Match) -> dict[str, Any]:
         "score_sheet": [row.to_dict() for row in record.score_sheet],
         "final_scores": match.final_scores,
         "timeouts_in_row": match.timeouts_in_row,
+        "banks": match.banks or None,
         "games": hollywood_games(record),
     }
 

@@ -48,6 +48,13 @@ class TableOptionsIn(Schema):
         None,
         description="the move log on the table page; null: on for clocks of 12 h and more, off for live ones",
     )
+    time_bank: bool | None = Field(
+        None,
+        strict=True,  # true or false as such: not "yes" or 1
+        description="a time bank for each player, drawn on when a turn's own clock runs out; null: on "
+        "for clocks of 12 h and more (3 days to start, 3 days back per 10 moves, at most 7 days), off "
+        "for live ones (on: the same in turn clocks, a day being one turn clock)",
+    )
 
     rated: bool = Field(
         False, description="Glicko-2 rated: accounts only (a guest is refused 403; robots are unrated)"

@@ -140,7 +140,9 @@ class LogRowOut(Schema):
 class DealStateOut(Schema):
     number: int
     status: Literal["playing", "over", "abandoned"]
-    deadline: str | None = Field(description="when the turn's clock (or the wait for the next deal) runs out")
+    deadline: str | None = Field(
+        description="when the turn's clock, its player's time bank included (or the wait for the next deal), runs out"
+    )
     seconds_left: int | None
     paused_left: int | None = Field(
         description="the turn's clock stopped (its player on vacation): the seconds it resumes with"
@@ -200,6 +202,10 @@ class MatchStateOut(Schema):
     score_sheet: list[ScoreRowOut]
     final_scores: list[SeatScoreOut] | None = Field(description="by seat, once the match is over")
     timeouts_in_row: list[int]
+    banks: list[int] | None = Field(
+        description="each seat's time bank in seconds; the bank of the seat to play is inside the "
+        "deal's deadline (and paused_left), spent once its turn time is; null: the table has no bank"
+    )
     games: list[GameOut] | None = Field(description="Hollywood scoring's three games; null otherwise")
 
 
@@ -220,6 +226,14 @@ class YouOut(Schema):
     is_owner: bool
 
 
+class BankTermsOut(Schema):
+    """A table's time bank, in seconds."""
+
+    start: int = Field(description="each player's bank when a match starts")
+    refill: int = Field(description="given back for each turn the player ends with a move")
+    cap: int = Field(description="the most a bank holds")
+
+
 class OptionsOut(Schema):
     ruleset: RulesetOut
     turn_seconds: int
@@ -227,6 +241,7 @@ class OptionsOut(Schema):
     spectator_chat: bool
     forfeit_after: int
     move_log: bool = Field(description="the table shows a move log (off: no looking back at the discards)")
+    time_bank: BankTermsOut | None = Field(description="the time bank; null: none")
     rated: bool = Field(description="Glicko-2 rated: both seats are accounts")
 
 

@@ -26,6 +26,7 @@ from tables.accounts import selectors as account_selectors
 from tables.accounts import services as account_services
 from tables.accounts.models import Player
 from tables.alerts import prefs as alert_prefs
+from tables.bank import engine as bank
 from tables.challenges import forms as challenge_forms
 from tables.challenges import payloads as challenge_payloads
 from tables.challenges import selectors as challenge_selectors
@@ -60,12 +61,14 @@ def new_table(request: HttpRequest) -> HttpResponse:
         "player": player,
         "rulesets": RULESETS,
         "clocks": Table.TURN_CLOCKS,
+        "bank": bank.slow_days(),
         "opponent": challenge_forms.opponent_for_form(request),
     }
     return render(request, "tables/new.html", context)
 
 
-MOVE_LOG_CHOICES = {"auto": None, "on": True, "off": False}  # auto: by the clock (services.create_table)
+# The move log's and the time bank's choices; auto: by the clock (services.create_table).
+MOVE_LOG_CHOICES = {"auto": None, "on": True, "off": False}
 
 
 def _table_options(data: QueryDict) -> dict[str, Any]:
@@ -81,6 +84,12 @@ def _table_options(data: QueryDict) -> dict[str, Any]:
     if log not in MOVE_LOG_CHOICES:
         raise ServiceError("move_log must be auto, on or off.", field="move_log")
     options["move_log"] = MOVE_LOG_CHOICES[log]
+    bank_choice = data.get("time_bank", "auto")
+    if bank_choice not in MOVE_LOG_CHOICES:
+        raise ServiceError(
+            translation.gettext("The time bank must be by the clock, on or off."), field="time_bank"
+        )
+    options["time_bank"] = MOVE_LOG_CHOICES[bank_choice]
     for name in ("turn_seconds", "forfeit_after", "target"):
         raw = data.get(name)
         if raw:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-import math
 
 from django.db import transaction
 from django.urls import reverse
@@ -34,8 +33,10 @@ from tables.play.services.common import (
     announce,
     bump,
     clock_stopped_for,
+    keep_clock,
     lock_current_deal,
     lock_table,
+    turn_clock,
 )
 
 _CLOCK_FIELDS = ["deadline", "paused_left"]
@@ -131,7 +132,7 @@ def start_automatic_vacation(player_id: int, table_id: int, expected_deadline: s
         one_day.save()
         player.vacation_started_at, player.vacation_until = now, ends_at
         player.save(update_fields=["vacation_started_at", "vacation_until"])
-        _stop(table, deal, dt.timedelta(0))
+        _stop(table, deal, now)  # past its deadline: turn time and bank are both spent
         for pk in table_ids:
             _stop_clock_at(pk, now)
         _tell_auto_vacation(player, table, one_day)
@@ -197,7 +198,7 @@ def hold_overdue_clock(table: Table, deal: Deal) -> Outcome | None:
     started = player.vacation_started_at if player is not None else None
     if started is None or deal.deadline is None or deal.deadline <= started:
         return None
-    _stop(table, deal, deal.deadline - started)
+    _stop(table, deal, started)
     bump(table)
     announce(table, deal, ChangeKind.VACATION)
     return Outcome(table, None)
@@ -249,7 +250,7 @@ def _stop_clock_at(table_id: int, now: dt.datetime) -> None:
     table, deal = found
     running = deal.status == Deal.Status.PLAYING and deal.deadline is not None and deal.deadline > now
     if running and deal.deadline is not None and clock_stopped_for(table, deal.to_play, now):
-        _stop(table, deal, deal.deadline - now)
+        _stop(table, deal, now)
     bump(table)
     announce(table, deal, ChangeKind.VACATION)
 
@@ -267,8 +268,9 @@ def _restart_clock_at(table_id: int, player: Player, at: dt.datetime) -> None:
     announce(table, deal, ChangeKind.VACATION)
 
 
-def _stop(table: Table, deal: Deal, left: dt.timedelta) -> None:
+def _stop(table: Table, deal: Deal, at: dt.datetime) -> None:
+    """The clock stops with what it had left at ``at``: turn time (at most MAX_CLOCK_PERIODS
+    turns) and the bank not yet spent."""
     most = table.MAX_CLOCK_PERIODS * table.turn_seconds
-    deal.paused_left = min(most, math.ceil(left.total_seconds()))
-    deal.deadline = None
+    keep_clock(table, deal, turn_clock(table, deal).stopped(at, most))
     deal.save(update_fields=_CLOCK_FIELDS)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import math
 from dataclasses import dataclass, field
 
 from django.db.models import QuerySet
@@ -19,6 +20,7 @@ from django.utils import timezone
 
 import rules
 from tables.accounts.models import Player
+from tables.bank import engine as bank
 from tables.core.announcements import ChangeKind, TableChange, announce_on_commit
 from tables.core.errors import Conflict, Forbidden, NotFound, StaleVersion
 from tables.core.reads import KEY_SAMPLE, CompiledRead
@@ -128,12 +130,56 @@ def clock_stopped_for(table: Table, seat: int | None, at: dt.datetime) -> bool:
 
 
 def start_clock(table: Table, deal: Deal) -> None:
-    """A new turn's clock: a full turn, kept stopped while its player is on vacation."""
+    """A new turn's clock: a full turn and its player's bank behind it, kept stopped while its
+    player is on vacation."""
     deal.more_time_given = 0
+    full = dt.timedelta(seconds=table.turn_seconds + bank_held(table, deal, deal.to_play))
     if clock_stopped_for(table, deal.to_play, timezone.now()):
-        deal.deadline, deal.paused_left = None, table.turn_seconds
+        deal.deadline, deal.paused_left = None, math.ceil(full.total_seconds())
     else:
-        deal.deadline, deal.paused_left = deadline(table), None
+        deal.deadline, deal.paused_left = timezone.now() + full, None
+
+
+def bank_held(table: Table, deal: Deal, seat: int | None) -> int:
+    """The bank of ``seat``, inside its turn's deadline (0 at a table without a bank: its match
+    row is not read)."""
+    if not table.bank_cap or seat is None:
+        return 0
+    banks = deal.match.banks
+    return int(banks[seat]) if banks else 0
+
+
+def turn_clock(table: Table, deal: Deal) -> bank.TurnClock:
+    return bank.TurnClock(deal.deadline, deal.paused_left, bank_held(table, deal, deal.to_play))
+
+
+def keep_clock(table: Table, deal: Deal, clock: bank.TurnClock) -> None:
+    """Put ``clock`` on the deal (the caller saves it); a bank it settled is saved on the match."""
+    deal.deadline, deal.paused_left = clock.deadline, clock.paused_left
+    if bank_held(table, deal, deal.to_play) != clock.bank and deal.to_play is not None:
+        save_bank(deal.match, deal.to_play, clock.bank)
+
+
+_SAVE_BANKS = CompiledUpdate(Match, ("banks",))
+
+
+def save_bank(match: Match, seat: int, seconds: int, batch: WriteBatch | None = None) -> None:
+    match.banks = [seconds if index == seat else held for index, held in enumerate(match.banks)]
+    if batch is None:
+        _SAVE_BANKS.save(match)
+    else:
+        batch.update(_SAVE_BANKS, match)
+
+
+def end_turn_bank(table: Table, deal: Deal, seat: int, timed_out: bool, batch: WriteBatch) -> None:
+    """``seat`` ended its turn (a move, or the server on timeout): what the turn took from its
+    bank is spent and a move refills it, up to the cap."""
+    terms = table.bank_terms
+    if terms is None or not deal.match.banks:
+        return
+    held = bank_held(table, deal, seat)
+    spent = bank.TurnClock(deal.deadline, deal.paused_left, held).spent(timezone.now())
+    save_bank(deal.match, seat, bank.after_turn(held, spent, terms, timed_out), batch)
 
 
 @functools.cache

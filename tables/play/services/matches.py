@@ -56,6 +56,7 @@ def begin_match(table: Table, number: int) -> Deal:
         first_dealer=record.first_dealer,
         record=record.to_dict(),
         timeouts_in_row=[0, 0],
+        banks=[table.bank_start, table.bank_start] if table.bank_cap else [],
     )
     table.rematch_offered_by = table.rematch_declined_by = None
     return _deal(table, match, number=1, dealer=record.dealer)

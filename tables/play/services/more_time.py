@@ -1,12 +1,11 @@
 """More time, as Lichess's "+": a player adds one turn clock to the opponent's running turn.
 
-The turn may then have at most Table.MAX_CLOCK_PERIODS turn clocks left; a gift past that is
-refused. A clock stopped by vacation gets the time on what it will resume with.
+The turn may then have at most Table.MAX_CLOCK_PERIODS turn clocks left (its player's time bank
+aside, which stays behind them); a gift past that is refused. A clock stopped by vacation gets the
+time on what it will resume with.
 """
 
 from __future__ import annotations
-
-import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
@@ -22,9 +21,11 @@ from tables.play.services.common import (
     announce,
     bump,
     check_version,
+    keep_clock,
     lock_table,
     playing_match,
     seat_of,
+    turn_clock,
 )
 
 _FIELDS = ["deadline", "paused_left", "more_time_given"]
@@ -42,27 +43,16 @@ def give_more_time(table_ref: TableRef, actor: Player | None, expected_version: 
         if deal.to_play == seat:
             raise Conflict(gettext("It is your turn: you can give more time only on your opponent's turn."))
         period = table.turn_seconds
-        most = table.MAX_CLOCK_PERIODS * period
-        left = _seconds_left(deal)
-        if left + period > most:
+        now = timezone.now()
+        clock = turn_clock(table, deal).settled(now)
+        if clock.turn_left(now) + period > table.MAX_CLOCK_PERIODS * period:
             raise Conflict(
                 gettext("Your opponent already has as much time as can be given: at most %(n)d turns.")
                 % {"n": table.MAX_CLOCK_PERIODS}
             )
-        if deal.paused_left is not None:
-            deal.paused_left += period
-        elif deal.deadline is not None:
-            deal.deadline += dt.timedelta(seconds=period)
+        keep_clock(table, deal, clock.given(period, now))
         deal.more_time_given += 1
         deal.save(update_fields=_FIELDS)
         bump(table)
         announce(table, deal, ChangeKind.MORE_TIME)
         return Outcome(table, seat)
-
-
-def _seconds_left(deal: Deal) -> float:
-    if deal.paused_left is not None:
-        return float(deal.paused_left)
-    if deal.deadline is None:
-        return 0.0
-    return max(0.0, (deal.deadline - timezone.now()).total_seconds())

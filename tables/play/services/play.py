@@ -26,6 +26,7 @@ from tables.play.services.common import (
     bump,
     check_version,
     deadline,
+    end_turn_bank,
     lock_current_deal,
     lock_table,
     lock_table_and_deal,
@@ -209,6 +210,7 @@ def save_state(
     turn_changed = before != state.to_play
     if before is not None and (turn_changed or state.is_over):
         deal.count_turn(before, timed_out)
+        end_turn_bank(table, deal, before, timed_out, writes)
     engine.store_deal(deal, state)
     if state.is_over:
         deal.ended_at = timezone.now()

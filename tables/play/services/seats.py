@@ -9,6 +9,7 @@ from django.utils.translation import gettext
 
 import rules
 from tables.accounts.models import Player
+from tables.bank import engine as bank
 from tables.core.announcements import ChangeKind
 from tables.core.errors import BadRequest, Conflict, Forbidden
 from tables.play import engine
@@ -31,7 +32,8 @@ FORFEIT_AFTER_RANGE = range(1, 11)
 
 def create_table(owner: Player, **options: Any) -> Table:
     """A new table with its owner in seat 0; the options (check_table_options) are fixed from now
-    on. ``move_log`` None: on for a slow clock (Table.SLOW_CLOCK_SECONDS and up), off for a live one."""
+    on. ``move_log`` and ``time_bank`` None: on for a slow clock (Table.SLOW_CLOCK_SECONDS and
+    up), off for a live one."""
     rules_value = check_table_options(**options)
     for rules_option in ("custom", "target", "ruleset", "hollywood"):  # they are in the rule set
         options.pop(rules_option, None)
@@ -41,8 +43,13 @@ def create_table(owner: Player, **options: Any) -> Table:
     move_log = options.pop("move_log", None)
     if move_log is None:  # on for a slow clock, off for a live one
         move_log = options.get("turn_seconds", Table.DEFAULT_TURN_SECONDS) >= Table.SLOW_CLOCK_SECONDS
+    turn_seconds = options.get("turn_seconds", Table.DEFAULT_TURN_SECONDS)
+    terms = _bank_terms(turn_seconds, options.pop("time_bank", None))
     table: Table = Table.objects.create(
         owner=owner,
+        bank_start=terms.start,
+        bank_refill=terms.refill,
+        bank_cap=terms.cap,
         seat0=owner,
         ruleset_name=rules_value.name,
         ruleset=rules_value.to_dict(),
@@ -63,6 +70,7 @@ def check_table_options(
     spectator_chat: bool = True,
     forfeit_after: int = 3,
     move_log: bool | None = None,
+    time_bank: bool | None = None,
     rated: bool = False,
 ) -> rules.Ruleset:
     """The table's rule set from its options; raises BadRequest on any option a table refuses.
@@ -75,7 +83,17 @@ def check_table_options(
         raise BadRequest("visibility must be 'invite' or 'public'.", field="visibility")
     if forfeit_after not in FORFEIT_AFTER_RANGE:
         raise BadRequest("forfeit_after must be from 1 to 10 turns.", field="forfeit_after")
+    if time_bank is not None and not isinstance(time_bank, bool):
+        raise BadRequest(gettext("time_bank must be true, false or null."), field="time_bank")
     return rules_value
+
+
+def _bank_terms(turn_seconds: int, time_bank: bool | None) -> bank.Terms:
+    """The table's bank: on by default for a slow clock, off for a live one; none is all zeros."""
+    slow = Table.pace_of(turn_seconds) == "slow"
+    if not (slow if time_bank is None else time_bank):
+        return bank.Terms(0, 0, 0)
+    return bank.terms_for(turn_seconds, slow)
 
 
 def join_table(table_ref: TableRef, player: Player) -> Outcome:

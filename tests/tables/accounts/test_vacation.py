@@ -15,6 +15,7 @@ from tables.accounts import payloads as account_payloads
 from tables.accounts import services as account_services
 from tables.accounts.models import Player, Vacation
 from tables.accounts.vacation_days import ALLOWANCE_DAYS
+from tables.bank.engine import SLOW_START
 from tables.challenges import services as challenge_services
 from tables.core.errors import BadRequest
 from tables.play import services, tasks
@@ -58,7 +59,7 @@ def test_a_slow_clock_stops_at_once_and_the_opponent_sees_until_when(alice, bob)
         mover, 3
     )
     deal = _deal(token)
-    assert deal.deadline is None and DAY - 60 < deal.paused_left <= DAY
+    assert deal.deadline is None and DAY - 60 < deal.paused_left - SLOW_START <= DAY  # the bank kept too
     seen = waiting.state(token)
     assert seen["version"] == state["version"] + 1
     assert seen["seats"][seat]["vacation_until"] == profile["vacation"]["until"]
@@ -149,7 +150,7 @@ def test_a_turn_that_comes_to_a_player_on_vacation_waits_with_a_full_clock(alice
     mover.ok("post", f"/tables/{token}/moves", {"action": "pass", "expected_version": state["version"] + 1})
     deal = _deal(token)
     assert deal.to_play == 1 - state["you"]["seat"]
-    assert deal.deadline is None and deal.paused_left == DAY
+    assert deal.deadline is None and deal.paused_left == DAY + SLOW_START  # a full turn, and the bank
     # The player away may still play: the turn passes back and that clock runs.
     after = waiting.state(token)
     waiting.ok("post", f"/tables/{token}/moves", {"action": "pass", "expected_version": after["version"]})
