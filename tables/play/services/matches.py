@@ -8,6 +8,7 @@ from django.utils import timezone
 import rules
 from tables.accounts.models import Player
 from tables.core.errors import Conflict
+from tables.fairplay.services import screen_later
 from tables.play import engine
 from tables.play.models import Deal, Match, Move, Table
 from tables.play.selectors import TableRef
@@ -117,7 +118,7 @@ def abandon(deal: Deal, match: Match, outcome: str, leaver: int) -> None:
 
 def end_match(match: Match, record: rules.Match, outcome: str) -> None:
     """The one place a match ends (played to the end, resigned or forfeit): its ratings move here,
-    in the same transaction."""
+    in the same transaction, and a rated match that counted waits for its fair-play screening."""
     match.record = record.to_dict()
     match.status = Match.Status.OVER
     match.outcome = outcome
@@ -126,4 +127,5 @@ def end_match(match: Match, record: rules.Match, outcome: str) -> None:
     match.decided_by_timeout = outcome == Match.Outcome.FORFEIT
     match.ended_at = timezone.now()
     match.save()
-    rate_match(match)
+    if rate_match(match):
+        screen_later(match)
