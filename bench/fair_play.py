@@ -8,7 +8,7 @@ stores it (bots/review.py, REVIEW_SETTINGS, the account's seat only), and the ac
 is computed from those reviews exactly as tables/fairplay does:
 
     per account   its decisions, the share of LUNA's best moves (95 % Wilson interval), the
-                  share within 5 % (Wilson) and the mean loss (95 % interval over its deals)
+                  share within 5 % (Wilson) and the mean loss (95 % interval, its deals as clusters)
     per robot     the same, pooled over its four accounts
     separation    whether every LUNA-played account's best-move share is above, and its mean
                   loss below, every CARMEN- and TITO-played account's
@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import statistics
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -47,7 +46,7 @@ class Account:
     name: str
     robot: str
     decisions: list[Scored] = field(default_factory=list)
-    deal_losses: list[float] = field(default_factory=list)  # mean loss of each reviewed deal
+    deals: list[tuple[float, int]] = field(default_factory=list)  # each reviewed deal: loss sum, decisions
     matches: int = 0
 
 
@@ -95,27 +94,30 @@ def review(account: Account, deal: Deal, seat: int, start: tuple[int, int], seed
     cost.reviewed += len(found)
     account.decisions += found
     if found:
-        account.deal_losses.append(sum(one.loss for one in found) / len(found))
+        account.deals.append((sum(one.loss for one in found), len(found)))
 
 
 def _fields(decision: object) -> dict[str, object]:
     return {name: getattr(decision, name) for name in ("loss", "played", "best")}
 
 
-def mean_interval(values: list[float]) -> tuple[float, float]:
-    """95 % normal interval of a mean (over deals: decisions within a deal are not independent)."""
-    if len(values) < 2:
+def mean_interval(deals: list[tuple[float, int]]) -> tuple[float, float]:
+    """95 % interval of the mean loss per decision, deals as clusters (the decisions of a deal are
+    not independent): the ratio estimate's standard error over deals."""
+    total = sum(count for _, count in deals)
+    if len(deals) < 2 or total == 0:
         return 0.0, 1.0
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
-    mean = statistics.fmean(values)
+    mean = sum(loss for loss, _ in deals) / total
+    spread = sum((loss - mean * count) ** 2 for loss, count in deals) * len(deals) / (len(deals) - 1)
+    half = 1.96 * math.sqrt(spread) / total
     return mean - half, mean + half
 
 
-def line(name: str, signal: Signal, deal_losses: list[float], matches: int) -> str:
+def line(name: str, signal: Signal, deals: list[tuple[float, int]], matches: int) -> str:
     count = signal.decisions
     best = wilson(round(signal.best_share * count), count)
     good = wilson(round(signal.good_share * count), count)
-    low, high = mean_interval(deal_losses)
+    low, high = mean_interval(deals)
     return (
         f"{name:<10} {matches:>3} matches {count:>5} decisions  best {signal.best_share:6.1%} "
         f"[{best[0]:.1%}, {best[1]:.1%}]  within 5 % {signal.good_share:6.1%} [{good[0]:.1%}, {good[1]:.1%}]  "
@@ -140,14 +142,14 @@ def report(players: list[Account], cost: Cost, seconds: float) -> None:
     print("\nper account (the signal over its last decisions, as tables/fairplay computes it):")
     for account in players:
         signal = signal_of(account.decisions)
-        print(line(account.name, signal, account.deal_losses, account.matches))
+        print(line(account.name, signal, account.deals, account.matches))
     print("\nper robot (its accounts pooled):")
     for robot in PLAYED_BY:
         mine = [account for account in players if account.robot == robot]
         pooled = [one for account in mine for one in account.decisions]
-        losses = [loss for account in mine for loss in account.deal_losses]
+        deals = [deal for account in mine for deal in account.deals]
         signal = signal_of(pooled, window=len(pooled))  # all of them, not the last WINDOW
-        print(line(robot.upper(), signal, losses, sum(account.matches for account in mine)))
+        print(line(robot.upper(), signal, deals, sum(account.matches for account in mine)))
     best, loss = separated(players)
     print(
         f"\nevery LUNA-played account above every other in best-move share: {best}; below in mean loss: {loss}"
