@@ -16,6 +16,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from tables.accounts.models import ApiToken, Player, Vacation
+from tables.fairplay import admin as fairplay_admin  # noqa: F401  (registers the fair-play list)
 from tables.play import payloads
 from tables.play.models import ChatMessage, Deal, Match, Move, Table
 from tables.social import admin as social_admin  # noqa: F401  (registers the reports and moderation)

@@ -20,6 +20,7 @@ class TablesConfig(AppConfig):
         from tables.challenges import alerts as challenge_alerts
         from tables.challenges import tasks as challenge_tasks  # noqa: F401
         from tables.core.announcements import challenge_changed, table_changed
+        from tables.fairplay import tasks as fairplay_tasks  # noqa: F401
         from tables.live import events
         from tables.play import tasks as play_tasks  # noqa: F401
         from tables.reviews import tasks as review_tasks  # noqa: F401

@@ -3,6 +3,7 @@
 
 from tables.accounts.models import ApiToken, DataExport, Player, Vacation
 from tables.challenges.models import Challenge
+from tables.fairplay.models import FairPlaySignal, ScreenedDecision, Screening
 from tables.play.models import ChatMessage, ChatMute, Deal, Match, Move, Pace, Table, new_invite_token
 from tables.ratings.models import Rating, RatingChange
 from tables.reviews.models import DealReview
@@ -17,6 +18,7 @@ __all__ = [
     "DataExport",
     "Deal",
     "DealReview",
+    "FairPlaySignal",
     "Follow",
     "Match",
     "MatchNote",
@@ -27,6 +29,8 @@ __all__ = [
     "Rating",
     "RatingChange",
     "Report",
+    "ScreenedDecision",
+    "Screening",
     "SocialSettings",
     "Table",
     "Vacation",

@@ -76,6 +76,10 @@ ALERT_CHALLENGE = _work("challenges", "alert_challenge")
 SWEEP_CHALLENGE_ALERTS = _work("challenges", "sweep_challenge_alerts", every=60.0)
 # LUNA's review of a deal: seconds of CPU, so never where clocks, bots or pushes run
 REVIEW_DEAL = _work("reviews", "review_deal", queue=REVIEWS_QUEUE, pool="reviews")
+# fair play: rated matches waiting to be screened, handed to the reviews' workers (a minute late
+# is nothing: the signal is for staff, over hundreds of decisions)
+SWEEP_SCREENINGS = _work("fairplay", "sweep_screenings", every=60.0, old_name=None)
+SCREEN_MATCH = _work("fairplay", "screen_match", queue=REVIEWS_QUEUE, pool="reviews", old_name=None)
 
 WORK = (
     TABLE_CHANGED,
@@ -96,6 +100,8 @@ WORK = (
     ALERT_CHALLENGE,
     SWEEP_CHALLENGE_ALERTS,
     REVIEW_DEAL,
+    SWEEP_SCREENINGS,
+    SCREEN_MATCH,
 )
 PERIODIC = tuple(work for work in WORK if work.every is not None)
 

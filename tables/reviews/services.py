@@ -127,6 +127,13 @@ def _in_flight(now: dt.datetime) -> Q:
     return pending | running
 
 
+def asked_and_waiting() -> bool:
+    """Whether a review someone asked for waits for a worker: fair play's screening
+    (tables.fairplay.services), which asks for reviews on nobody's behalf, gives way to it."""
+    waiting = DealReview.objects.filter(_in_flight(timezone.now()), status=DealReview.Status.PENDING)
+    return waiting.filter(requested_by__isnull=False).exists()
+
+
 def _within(limit: Limit, rows: QuerySet[DealReview], count: int, now: dt.datetime, whose: str) -> None:
     """Refuse ``count`` more reviews asked by ``rows``' asker over ``limit`` (429 with the wait)."""
     if rows.filter(_in_flight(now)).count() + count > limit.in_flight:

@@ -30,6 +30,7 @@ from tables.alerts.models import (
 )
 from tables.challenges.models import Challenge
 from tables.core.errors import Conflict
+from tables.fairplay.models import FairPlaySignal, ScreenedDecision
 from tables.play import services as play
 from tables.play.models import ChatMessage, ChatMute, Match, Table
 from tables.ratings.models import Rating
@@ -95,6 +96,8 @@ def _erase(player: Player) -> None:
     InboxItem.objects.filter(player=player).delete()
     Report.objects.filter(reporter=player).delete()  # reports about it stay, for staff's record
     DealReview.objects.filter(requested_by=player).update(requested_by=None, requested_from="")
+    ScreenedDecision.objects.filter(player=player).delete()  # fair play's figures about it
+    FairPlaySignal.objects.filter(player=player).delete()
     player.data_exports.all().delete()
     player.vacations.all().delete()
     for field, value in EMPTIED.items():

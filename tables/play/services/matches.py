@@ -9,6 +9,7 @@ import rules
 from tables.accounts.models import Player
 from tables.alerts import services as inbox_lines
 from tables.core.errors import Conflict
+from tables.fairplay.services import screen_later
 from tables.play import engine
 from tables.play.models import Deal, Match, Move, Table
 from tables.play.selectors import TableRef
@@ -119,7 +120,8 @@ def abandon(table: Table, deal: Deal, match: Match, outcome: str, leaver: int) -
 
 def end_match(table: Table, match: Match, record: rules.Match, outcome: str) -> None:
     """The one place a match ends (played to the end, resigned or forfeit): its ratings move and
-    its players' inbox lines are written here, in the same transaction."""
+    its players' inbox lines are written here, in the same transaction, and a rated match that
+    counted waits for its fair-play screening."""
     match.record = record.to_dict()
     match.status = Match.Status.OVER
     match.outcome = outcome
@@ -128,5 +130,6 @@ def end_match(table: Table, match: Match, record: rules.Match, outcome: str) -> 
     match.decided_by_timeout = outcome == Match.Outcome.FORFEIT
     match.ended_at = timezone.now()
     match.save()
-    rate_match(match)
+    if rate_match(match):
+        screen_later(match)
     inbox_lines.match_over(table, match, record)

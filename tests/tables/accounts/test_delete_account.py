@@ -14,13 +14,14 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import models
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from bots.review import REVIEW_SETTINGS
 from config.celery import app
 from tables.accounts.models import ApiToken, Player
 from tables.alerts.models import InboxItem, PushSubscription
-from tables.play.models import ChatMessage, Match, Table
+from tables.fairplay.models import FairPlaySignal, ScreenedDecision
+from tables.play.models import ChatMessage, Deal, Match, Table
 from tables.ratings.models import RatingChange
 from tables.reviews import services as reviews
 from tables.reviews.models import DealReview
@@ -58,6 +59,8 @@ ACCOUNT_COLUMNS: dict[str, str] = {
     "tables.Challenge.challenged": "erased",
     "tables.Rating.player": "erased: its standing leaves the leaderboards",
     "tables.DealReview.requested_by": "erased: set null, the review of a kept deal stays",
+    "tables.ScreenedDecision.player": "erased: fair play's figures about the account",
+    "tables.FairPlaySignal.player": "erased: fair play's figures about the account",
     "tables.RatingChange.player": "kept: part of a kept match's record (the opponent's change is the other row)",
     "alerts.PushSubscription.player": "erased",
     "alerts.SentAlert.player": "erased",
@@ -150,6 +153,17 @@ def full_account() -> dict[str, Any]:
         author=player, match=Match.objects.get(table__invite_token=finished), text="he keeps sevens"
     )
     InboxItem.objects.create(player=player, kind="result", occasion="m1", title="You won", path="/")
+    FairPlaySignal.objects.create(
+        player=player, decisions=1, enough=False, best_share=1.0, good_share=1.0, mean_loss=0.0
+    )
+    ScreenedDecision.objects.create(
+        player=player,
+        deal=Deal.objects.filter(match__table__invite_token=finished).first(),
+        number=1,
+        ended_at=timezone.now(),
+        loss=0.0,
+        best=True,
+    )
     return {
         "alice": password_login("alice@example.com"),
         "bob": bob,
