@@ -12,7 +12,9 @@ from django.urls import reverse
 
 from bots.fairplay import ENOUGH
 from tables.accounts.models import Player
+from tables.fairplay.admin import BAND_MIN
 from tables.fairplay.models import FairPlaySignal
+from tables.ratings.models import Rating
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +94,34 @@ def test_the_lists_query_count_is_fixed():
     few = queries_to_list(staff)
     signals(20, start=2)
     assert queries_to_list(staff) == few
+
+
+def rated(rows: list[FairPlaySignal], rating: float, pace: str = "slow") -> None:
+    for row in rows:
+        Rating.objects.create(player_id=row.player_id, pace=pace, rating=rating, games=30)
+
+
+def test_an_account_far_below_its_rating_bands_mean_loss_is_marked_and_filtered():
+    """Compared with the accounts of its own rating band, not the whole site: the best account of
+    a strong band is ordinary there, the best of a weak band with the same figures stands out."""
+    strong, weak = signals(12), signals(12, start=12)
+    rated(strong, 2110.0)
+    rated(weak, 1420.0)
+    for row in weak[:1]:
+        FairPlaySignal.objects.filter(pk=row.pk).update(mean_loss=0.001)  # far below its band
+    Rating.objects.create(player_id=weak[0].player_id, pace="live", rating=2500.0, games=2)  # less played
+    staff = login("boss", is_staff=True, is_superuser=True)
+    page = staff.get(LIST).content.decode()
+    assert page.count("FAR BEYOND") == 1 and "FAR BEYOND (1400–1599)" in page
+    assert "2000–2199: lower than" in page  # the strong band's best (player0): ordinary there
+    flagged = staff.get(LIST, {"far_beyond": "yes"}).content.decode()
+    assert "player12" in flagged
+    assert not any(f"player{number}<" in flagged for number in range(1, 24) if number != 12)
+
+
+def test_a_band_of_too_few_accounts_marks_nobody():
+    rows = signals(BAND_MIN - 1)
+    rated(rows, 1500.0)
+    FairPlaySignal.objects.filter(pk=rows[0].pk).update(mean_loss=0.0)
+    page = login("boss", is_staff=True, is_superuser=True).get(LIST).content.decode()
+    assert "FAR BEYOND" not in page and "too few accounts to compare" in page
