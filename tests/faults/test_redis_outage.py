@@ -135,6 +135,9 @@ def test_redis_outage_while_two_clients_play(django_db_setup, tmp_path) -> None:
     finally:
         for process in (worker, web, redis, *restarted):
             servers.stop(process)
+        for log in ("worker.log", "daphne.log"):  # pytest shows what a test printed only when it failed
+            path = tmp_path / log
+            print(f"--- {log}:\n{path.read_text(errors='replace')[-4000:] if path.exists() else ''}")
 
 
 async def outage(
@@ -181,8 +184,11 @@ def _bot_table(token: str) -> Table:
     return Table.objects.select_related("current_deal").get(invite_token=token)
 
 
-def wait_for_human_turn(token: str, seconds: float = 30) -> None:
-    """Redis is still up: if TITO moves first, let it (its task goes through the broker)."""
+def wait_for_human_turn(token: str, seconds: float = 60) -> None:
+    """Redis is still up: if TITO moves first, let it (its task goes through the broker). A bound,
+    not a speed: a turn whose task went stale or was lost is handed again by kick_stalled_bots
+    (STALLED_BOT_SECONDS idle, then its next 10 s sweep), and TITO thinks a little before moving;
+    30 s was once not enough in a whole suite's run."""
     wait_until(
         lambda: _bot_table(token).current_deal.to_play == 0,
         timeout=seconds,
