@@ -31,12 +31,20 @@ import argparse
 import os
 import statistics
 import time
+import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# As the live stack runs (bench/README.md, "Live load"): with DEBUG on, Django's debug cursor
+# records and formats every query, CPU that production never spends.
+os.environ.setdefault("DEBUG", "false")
+os.environ.setdefault("SECRET_KEY", "bench-secret")
+os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
+os.environ.setdefault("LOG_LEVEL", "WARNING")
+warnings.filterwarnings("ignore", "No directory at", UserWarning)  # static files are not served here
 
-import django
+import django  # noqa: E402
 
 django.setup()
 
