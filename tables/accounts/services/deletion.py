@@ -58,11 +58,13 @@ def delete_account(user: User) -> Player | None:
     player = Player.objects.filter(user=user).first()
     if player is not None:
         _leave_tables(player)
-    end_sessions(list(UserSession.objects.filter(user=user)))
+    sessions = list(UserSession.objects.filter(user=user))
     with transaction.atomic():
         if player is not None:
             _erase(player)
         user.delete()  # its emails, second factors, session rows and API tokens go with it
+        # Only a deletion that happened logs its browsers out and closes their sockets.
+        transaction.on_commit(lambda: end_sessions(sessions))
     return player
 
 

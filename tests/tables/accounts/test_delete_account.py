@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from allauth.usersessions.models import UserSession
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import models
@@ -18,7 +19,9 @@ from django.utils import timezone, translation
 
 from bots.review import REVIEW_SETTINGS
 from config.celery import app
+from tables.accounts.identity import player_for_user
 from tables.accounts.models import ApiToken, Player
+from tables.accounts.services import deletion
 from tables.alerts.models import InboxItem, PushSubscription
 from tables.fairplay.models import FairPlaySignal, ScreenedDecision
 from tables.play.models import ChatMessage, Deal, Match, Table
@@ -316,3 +319,29 @@ def test_the_api_deletes_with_the_password_or_a_recent_login_from_a_browser_only
     assert recent.ok("delete", "/me", {"confirm": True}) == {"deleted": True}
     schema = Client().get("/api/openapi.json").json()
     assert "delete" in schema["paths"]["/api/me"]
+
+
+def test_a_deletion_that_fails_logs_no_browser_out_and_one_that_succeeds_logs_out_every_one(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    alice = make_account_client("alice@example.com")
+    player_for_user(alice.user)
+    phone = Client()
+    phone.force_login(alice.user)
+    for browser in (alice.client, phone):  # allauth records each session on a request
+        assert browser.get("/api/me/sessions").status_code == 200
+
+    def broken(player: Player) -> None:
+        raise RuntimeError("the database went away mid-deletion")
+
+    monkeypatch.setattr(deletion, "_erase", broken)
+    with pytest.raises(RuntimeError), django_capture_on_commit_callbacks(execute=True):
+        deletion.delete_account(alice.user)
+    assert UserSession.objects.filter(user=alice.user).count() == 2
+    assert phone.get("/api/me/sessions").status_code == 200
+
+    monkeypatch.undo()
+    with django_capture_on_commit_callbacks(execute=True):
+        deletion.delete_account(alice.user)
+    assert phone.get("/api/me/sessions").status_code in (401, 403)
+    assert "_auth_user_id" not in phone.session
