@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.db.models import Q
 from django.utils import timezone
 
+from tables.accounts import vacation_days
 from tables.accounts.models import Player, Vacation
 from tables.play.models import Match, Table
 
@@ -28,6 +29,16 @@ def vacation_days_of(player: Player, exclude: Vacation | None = None) -> list[tu
     if exclude is not None:
         rows = rows.exclude(pk=exclude.pk)
     return list(rows.values_list("first_day", "last_day"))
+
+
+def vacation_day_instead(player: Player, table: Table, deadline: dt.datetime) -> bool:
+    """Would the turn of ``player`` at ``table`` running out at ``deadline`` start a day of
+    automatic vacation rather than time out? (services.vacation.start_automatic_vacation decides
+    it at the deadline; this says it ahead, for the reminder.)"""
+    if not player.auto_vacation or player.is_guest or player.is_bot or not table.has_slow_clock:
+        return False
+    day = vacation_days.local_day(deadline, player.time_zone)
+    return vacation_days.shortfall(vacation_days_of(player), day, day) is None
 
 
 def ended_vacations(now: dt.datetime | None = None) -> list[tuple[int, dt.datetime]]:

@@ -3,8 +3,9 @@
 Rules (docs/live.md): on-site alerts always follow the preferences; push and email never go
 to a player who is looking at that table right now, wait for the end of quiet hours, and
 email waits until the player has been away ALERT_EMAIL_AWAY_SECONDS; a player who chose the
-daily digest gets no per-move emails. Every (player, table, kind, occasion, channel) is
-claimed in the database before sending, so an occasion is alerted at most once per channel.
+daily digest (tables.alerts.digest) gets no per-move emails. Every (player, table, kind,
+occasion, channel) is claimed in the database before sending, so an occasion is alerted at most
+once per channel.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from django.utils import timezone
 from redis.exceptions import RedisError
 
 from tables.accounts.models import Player, Vacation
+from tables.accounts.selectors import vacation_day_instead
 from tables.alerts import emails, prefs, presence, push
 from tables.alerts import services as inbox_lines
-from tables.alerts.models import Activity, SentAlert, TablePresence
-from tables.alerts.texts import digest_subject, duration, language, render
+from tables.alerts.models import SentAlert, TablePresence
+from tables.alerts.texts import duration, language, reminder_then, render
 from tables.background import scheduling
 from tables.core.announcements import Alerts, ChangeKind
 from tables.core.errors import NotFound
@@ -38,7 +40,6 @@ log = logging.getLogger(__name__)
 
 REMINDER_MIN_TURN_SECONDS = 3600  # reminders are for slow clocks: live play needs none
 DIGESTED_KINDS = {"your_move", "reminder"}  # what the digest email replaces
-DIGEST_HOUR = 8  # local time of the daily digest
 
 
 @dataclass
@@ -294,10 +295,7 @@ def rebuild(kind: str, player_id: int, table_id: int, occasion: str) -> Alert | 
         if turn_occasion(deal) != occasion or clock_stopped_for(table, seat, timezone.now()):
             return None
         alert = Alert(kind, player, table, occasion, _names(table, seat))
-        if kind == "reminder":
-            assert deal.deadline is not None  # a deal in play has a turn clock
-            alert.context["left"] = duration((deal.deadline - timezone.now()).total_seconds(), alert.lang)
-        return alert
+        return _with_time_left(alert, deal, timezone.now()) if kind == "reminder" else alert
     if kind == "rematch_offer":
         return Alert(kind, player, table, occasion, _names(table, seat))
     again = Alerts.CHAT if kind == "chat" else Alerts.TURN  # a message, or the match's end
@@ -305,7 +303,7 @@ def rebuild(kind: str, player_id: int, table_id: int, occasion: str) -> Alert | 
     return next((alert for alert in candidates if alert.occasion == occasion), None)
 
 
-# -- reminders and the digest ---------------------------------------------------------------
+# -- reminders ------------------------------------------------------------------------------
 
 
 def send_due_reminders(now: dt.datetime | None = None) -> int:
@@ -324,7 +322,6 @@ def send_due_reminders(now: dt.datetime | None = None) -> int:
     for table in rows:
         deal = table.current_deal
         assert deal is not None and deal.deadline is not None and deal.to_play is not None  # the filter
-        left = (deal.deadline - now).total_seconds()
         player = table.seats[deal.to_play]
         if player is None or player.is_bot:
             continue
@@ -335,16 +332,26 @@ def send_due_reminders(now: dt.datetime | None = None) -> int:
             continue  # the vacation began this turn: the sweep stops this clock, nothing to remind
         # The turn began a turn clock and its player's bank before the deadline (the reminder
         # comes before the server would play: in the bank, when the table has one).
-        started = deal.deadline - dt.timedelta(
-            seconds=table.turn_seconds + bank_held(table, deal, deal.to_play)
-        )
+        held = table.turn_seconds + bank_held(table, deal, deal.to_play)
+        started = deal.deadline - dt.timedelta(seconds=held)
         alert = Alert("reminder", player, table, turn_occasion(deal), _names(table, deal.to_play))
-        alert.context["left"] = duration(left, alert.lang)
+        alert = _with_time_left(alert, deal, now)
         if presence.looked_since(player.pk, table.pk, started) or not _decide_reminder(alert):
             continue
         deliver(alert, now=now)
         sent += 1
     return sent
+
+
+def _with_time_left(alert: Alert, deal: Deal, now: dt.datetime) -> Alert:
+    """A reminder's time left, and what happens when it runs out."""
+    assert deal.deadline is not None  # a deal in play has a turn clock
+    left, instead = (
+        (deal.deadline - now).total_seconds(),
+        vacation_day_instead(alert.player, alert.table, deal.deadline),
+    )
+    alert.context |= {"left": duration(left, alert.lang), "then": reminder_then(alert.lang, instead)}
+    return alert
 
 
 def _decide_reminder(alert: Alert) -> bool:
@@ -365,31 +372,3 @@ def pending_tables(player: Player) -> list[str]:
         for row in (payloads.my_table_row(table, player) for table in selectors.tables_of(player))
         if row["your_move"]
     ]
-
-
-def send_digests(now: dt.datetime | None = None) -> int:
-    """The daily email of players who chose it: every table where it is their move."""
-    now = now or timezone.now()
-    sent = 0
-    for player in Player.objects.filter(alert_prefs__digest=True, user__isnull=False).select_related("user"):
-        local = now.astimezone(prefs._zone(player.time_zone))
-        activity = Activity.objects.filter(player=player).first()
-        if local.hour < DIGEST_HOUR or (activity and activity.digest_sent_on == local.date()):
-            continue
-        if activity is None:
-            activity = Activity.objects.create(player=player, last_seen=now - dt.timedelta(days=365))
-        activity.digest_sent_on = local.date()
-        activity.save(update_fields=["digest_sent_on"])
-        sent += _send_digest(player)
-    return sent
-
-
-def _send_digest(player: Player) -> int:
-    rows = [
-        {**row, "url": settings.SITE_URL + reverse("table", args=[row["table"]])}
-        for row in (payloads.my_table_row(table, player) for table in selectors.tables_of(player))
-        if row["your_move"]
-    ]
-    if not rows:
-        return 0
-    return int(emails.send_digest(player, rows, digest_subject(len(rows), player.language)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tables.alerts import inbox, notify, push
+from tables.alerts import digest, inbox, notify, push
 from tables.background import registry
 from tables.background.registry import registered
 
@@ -16,7 +16,7 @@ def remind_slow_turns() -> int:
 
 @registered(registry.SEND_DIGESTS)
 def send_digests() -> int:
-    return notify.send_digests()
+    return digest.send_digests()
 
 
 @registered(registry.PURGE_INBOX)

@@ -23,7 +23,7 @@ def _titles_and_bodies() -> dict[str, tuple[str, str]]:
         ),
         "reminder": (
             gettext("%(left)s left to move against %(opponent)s"),
-            gettext("If you do not move, the server plays for you."),
+            "%(then)s",  # reminder_then
         ),
         "chat": (gettext("Message from %(opponent)s"), "%(text)s"),
         "rematch_offer": (
@@ -114,3 +114,16 @@ def duration(seconds: float, lang: str) -> str:
         if seconds >= 3600:
             return gettext("%(count)s h") % {"count": round(seconds / 3600)}
         return gettext("%(count)s min") % {"count": max(1, round(seconds / 60))}
+
+
+def reminder_then(lang: str, vacation_day: bool) -> str:
+    """What a reminder says happens at the deadline: a day of automatic vacation starts for an
+    opted-in account with days left (tables.accounts.selectors.vacation_day_instead), else the
+    server plays."""
+    with translation.override(language(lang)):
+        if vacation_day:
+            return gettext(
+                "If you do not move, a day of your vacation starts instead (automatic vacation):"
+                " your slow clocks stop until the end of that day."
+            )
+        return gettext("If you do not move, the server plays for you.")

@@ -11,7 +11,8 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from tables.accounts.models import Player
+from tables.accounts.models import Player, Vacation
+from tables.accounts.vacation_days import ALLOWANCE_DAYS
 from tables.alerts import notify, prefs
 from tables.alerts.models import InboxItem
 from tables.play.models import Deal, Table
@@ -161,3 +162,33 @@ def test_the_choices_are_in_the_page_language(alice):
     alice.client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
     page = alice.client.get("/me/profile/").content.decode()
     assert "Cuando haya pasado la mitad del tiempo del turno" in page and "GUARDAR RECORDATORIO" in page
+
+
+@pytest.mark.parametrize(
+    ("auto_vacation", "days_left", "says"),
+    [
+        (False, True, "If you do not move, the server plays for you."),
+        (True, True, "If you do not move, a day of your vacation starts instead (automatic vacation)"),
+        (True, False, "If you do not move, the server plays for you."),  # the year's days are used up
+    ],
+)
+def test_the_reminder_says_what_happens_when_the_turn_runs_out(alice, bob, auto_vacation, days_left, says):
+    table, player = _slow_turn(alice, bob, None)
+    Player.objects.filter(pk=player.pk).update(auto_vacation=auto_vacation, language="en")
+    _hours_left(table, 4)
+    deadline_day = Deal.objects.get(pk=table.current_deal_id).deadline.date()
+    if not days_left:  # every allowed day of the deadline's year, that one aside
+        first = dt.date(deadline_day.year, 1, 1)
+        first = (
+            first
+            if deadline_day >= first + dt.timedelta(days=ALLOWANCE_DAYS)
+            else deadline_day + dt.timedelta(1)
+        )
+        last = first + dt.timedelta(days=ALLOWANCE_DAYS - 1)
+        start = dt.datetime.combine(first, dt.time(), tzinfo=dt.UTC)
+        Vacation.objects.create(
+            player=player, first_day=first, last_day=last, starts_at=start, ends_at=start + dt.timedelta(1)
+        )
+    assert notify.send_due_reminders() == 1
+    [line] = InboxItem.objects.filter(player=player, kind="reminder")
+    assert line.body.startswith(says)

@@ -12,7 +12,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tables.accounts.models import Player
-from tables.alerts import notify, presence, push
+from tables.alerts import digest, notify, presence, push
 from tables.alerts.models import Activity, SentAlert
 from tables.background import registry, scheduling
 from tables.core.announcements import Alerts, table_changed
@@ -205,11 +205,11 @@ def test_the_digest_replaces_per_move_emails(alice, bob, pushes):
     assert notify.deliver(alert) == {"site", "push"}
     assert not mail.outbox
     morning = dt.datetime(2026, 1, 15, 9, 0, tzinfo=dt.UTC)
-    assert notify.send_digests(morning) == 1
-    assert notify.send_digests(morning + dt.timedelta(hours=3)) == 0  # one a day
-    [digest] = mail.outbox
-    assert table.invite_token in digest.body and digest.to == [alert.player.user.email]
-    assert "List-Unsubscribe" in digest.extra_headers
+    assert digest.send_digests(morning) == 1
+    assert digest.send_digests(morning + dt.timedelta(hours=3)) == 0  # one a day
+    [email] = mail.outbox
+    assert table.invite_token in email.body and email.to == [alert.player.user.email]
+    assert "List-Unsubscribe" in email.extra_headers
 
 
 def test_email_in_the_players_language_with_a_link_and_one_click_unsubscribe(alice, bob):
