@@ -110,4 +110,29 @@ def check_redis_url(url: str | None) -> str | None:
         return None
     if urlparse(url).scheme not in ("redis", "rediss", "unix"):
         raise ImproperlyConfigured(f"REDIS_URL must look like redis://127.0.0.1:6379/0, not {url!r}.")
+    try:
+        redis_database(url)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"REDIS_URL's database must be a number, as in redis://127.0.0.1:6379/0, not {url!r}."
+        ) from None
     return url
+
+
+def redis_database(url: str) -> int:
+    """The database a Redis URL selects, as redis-py reads it (``?db=``, else the path), 0 if none."""
+    parsed = urlparse(url)
+    asked = parse_qs(parsed.query).get("db")
+    if asked:
+        return int(asked[0])
+    path = parsed.path.strip("/")
+    return int(path) if path and parsed.scheme != "unix" else 0
+
+
+def channel_prefix(redis_url: str) -> str:
+    """The names of the channel layer's pub/sub channels, after the Redis URL's database. Redis's
+    pub/sub ignores the database a connection selects: every client of the server hears every
+    channel. Two sites or test runs on one Redis server, each with its own database (as their
+    caches and brokers already are), would otherwise hear each other's groups, and a table's
+    group carries each seat's own view keyed by player id, for the player of that id there."""
+    return f"asgi{redis_database(redis_url)}."

@@ -186,7 +186,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "config.channel_layer.BatchingPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": env.channel_prefix(REDIS_URL)},
         }
     }
     CACHES = {"default": {"BACKEND": "config.cache.ReusingRedisCache", "LOCATION": REDIS_URL}}

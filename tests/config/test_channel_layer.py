@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
+from urllib.parse import urlparse
 
 import pytest
 from django.conf import settings
 from redis.asyncio.client import Pipeline
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from config import env
 from config.channel_layer import BatchingPubSubChannelLayer
 
 pytestmark = pytest.mark.skipif(
@@ -19,7 +22,9 @@ DEAD_REDIS = "redis://127.0.0.1:6398/0"  # nothing listens here
 
 
 def layer(url: str | None = None) -> BatchingPubSubChannelLayer:
-    return BatchingPubSubChannelLayer(hosts=[url or settings.REDIS_URL], prefix="test-batching")
+    # this run's channels only (env.channel_prefix): other runs on the same Redis use the same groups
+    url = url or settings.REDIS_URL
+    return BatchingPubSubChannelLayer(hosts=[url], prefix=env.channel_prefix(url) + "test-batching.")
 
 
 async def flush(*layers: BatchingPubSubChannelLayer) -> None:
@@ -111,3 +116,28 @@ def test_re_joining_a_group_sends_nothing_and_the_layer_works_after_a_flush():
         return received
 
     assert asyncio.run(scenario()) == [7]
+
+
+def test_sites_on_two_redis_databases_never_hear_each_others_groups():
+    """Redis's pub/sub ignores the database: the layer's channels are named after it (settings)."""
+    assert settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] == env.channel_prefix(settings.REDIS_URL)
+    server = urlparse(settings.REDIS_URL)._replace(query="")
+    one, other = (server._replace(path=f"/{database}").geturl() for database in (1, 2))
+    group = f"table-{uuid.uuid4().hex}"  # a table of the same id on both sites
+
+    async def scenario() -> int:
+        site, same_site, other_site = (
+            BatchingPubSubChannelLayer(hosts=[url], prefix=env.channel_prefix(url))
+            for url in (one, one, other)
+        )
+        here, there = await same_site.new_channel(), await other_site.new_channel()
+        await same_site.group_add(group, here)
+        await other_site.group_add(group, there)
+        await site.group_send(group, {"type": "m", "n": 1})
+        heard = (await asyncio.wait_for(same_site.receive(here), 5))["n"]
+        with pytest.raises(asyncio.TimeoutError):
+            await asyncio.wait_for(other_site.receive(there), 0.5)
+        await flush(site, same_site, other_site)
+        return int(heard)
+
+    assert asyncio.run(scenario()) == 1

@@ -73,3 +73,25 @@ def test_redis_url_is_checked():
     assert env.check_redis_url("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
     with pytest.raises(ImproperlyConfigured, match="REDIS_URL must look like"):
         env.check_redis_url("http://127.0.0.1:6379")
+
+
+@pytest.mark.parametrize(
+    ("url", "database"),
+    [
+        ("redis://127.0.0.1:6379/9", 9),
+        ("redis://127.0.0.1:6379", 0),
+        ("redis://127.0.0.1:6379/", 0),
+        ("rediss://user:secret@cache.example:6380/3", 3),
+        ("redis://127.0.0.1:6379/0?db=5", 5),
+        ("unix:///run/redis.sock?db=2", 2),
+        ("unix:///run/redis.sock", 0),
+    ],
+)
+def test_the_redis_database_names_the_channel_layers_channels(url, database):
+    assert env.redis_database(url) == database
+    assert env.channel_prefix(url) == f"asgi{database}."
+
+
+def test_a_redis_database_that_is_not_a_number_is_refused():
+    with pytest.raises(ImproperlyConfigured, match="database must be a number"):
+        env.check_redis_url("redis://127.0.0.1:6379/cache")
