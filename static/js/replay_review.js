@@ -8,7 +8,7 @@
 import { element } from "./dom.js";
 import { _, fmt } from "./i18n.js";
 import {
-  MARKS, askReview, chanceChart, decisionNote, loadReview, loginNote, markChartStep, progressNote, reviewEntry,
+  MARKS, accuracyNote, askReview, chanceChart, decisionNote, loadReview, loginNote, markChartStep, progressNote, reviewEntry,
   summaryLine, thresholdsText, verdictName,
 } from "./review_parts.js";
 
@@ -49,6 +49,8 @@ export function replayReview({ box, moves, path, names, lastStep, anonymous, go 
       part.append(...progressNote(review));
     } else {
       part.append(element("p", "review-summary", summaryLine(review.result)));
+      const accuracy = accuracyNote(review.result);
+      if (accuracy) part.append(accuracy);
       part.append(chanceChart(review.result, review.seat, names[review.seat], lastStep));
     }
     return part;
@@ -74,7 +76,7 @@ export function replayReview({ box, moves, path, names, lastStep, anonymous, go 
     if (entry.error) parts.push(element("p", "error", entry.error));
     if (answer && answer.reviews.length) {
       parts.push(...answer.reviews.map(seatPart));
-      parts.push(element("p", "review-thresholds", thresholdsText(answer.thresholds)));
+      parts.push(element("p", "review-thresholds", thresholdsText(answer)));
     }
     box.replaceChildren(...parts);
     byStep = decisionsOf(answer);
