@@ -53,8 +53,12 @@ def accuracy_of(points_losses: list[float]) -> float | None:
     """The 0-100 accuracy of decisions with these losses in points (None: no decision)."""
     if not points_losses:
         return None
-    mean = sum(points_losses) / len(points_losses)
-    return round(100.0 * math.exp(-mean / ACCURACY_POINTS), 1)
+    return accuracy_of_mean(sum(points_losses) / len(points_losses))
+
+
+def accuracy_of_mean(mean_loss: float) -> float:
+    """The 0-100 accuracy of a mean loss in points per decision."""
+    return round(100.0 * math.exp(-mean_loss / ACCURACY_POINTS), 1)
 
 
 def disagree(verdict: str, match_verdict: str, best: str, match_best: str) -> bool:

@@ -89,3 +89,31 @@ class DealReviewOut(Schema):
         description="the match judgement's, in match-winning chance (0 to 1)"
     )
     reviews: list[SeatReviewOut] = Field(description="the seats the caller may see; empty until asked for")
+
+
+class AccuracyOut(Schema):
+    accuracy: float | None = Field(
+        description="0-100: 100 * exp(-mean loss in points of the deal per decision / 4); None: nothing reviewed"
+    )
+    decisions: int = Field(description="the reviewed decisions it is over")
+    deals: int = Field(description="the reviewed deals (one seat's review each)")
+    matches: int
+
+
+class MatchAccuracyOut(Schema):
+    seats: list[AccuracyOut] = Field(
+        description="by seat, over the match's reviewed deals (reviews in points only)"
+    )
+
+
+class RobotAccuracyOut(AccuracyOut):
+    name: str
+
+
+class PlayerAccuracyOut(Schema):
+    player: AccuracyOut = Field(
+        description="over the player's last 10 rated matches with a review of their decisions"
+    )
+    robots: list[RobotAccuracyOut] = Field(
+        description="each robot over all its reviewed decisions, for comparison"
+    )

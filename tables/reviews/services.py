@@ -236,6 +236,7 @@ def _request(
             row = existing.get(seat) or DealReview(deal=deal, seat=seat)
             if seat in restart:
                 row.status, row.done, row.started_at, row.created_at = DealReview.Status.PENDING, 0, None, now
+                row.points_loss = None
                 row.requested_by, row.for_players, row.requested_from = player, own, address
                 row.save()
                 to_run.append(row.pk)
@@ -332,6 +333,7 @@ def _run(
         DealReview.objects.filter(pk=row.pk).update(
             status=DealReview.Status.DONE,
             result=review.to_dict(),
+            points_loss=sum(decision.points_loss for decision in review.decisions),
             done=len(review.decisions),
             total=len(review.decisions),
             finished_at=timezone.now(),
