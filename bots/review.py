@@ -63,17 +63,18 @@ __all__ = ["GOOD", "MATCH_VERDICTS", "VERDICTS", "match_verdict_of", "verdict_of
 @dataclass(frozen=True, slots=True)
 class ReviewSettings:
     """The review's search budget: sampled deals per decision, LUNA's own by default (a deal of
-    about 30 decisions then costs about 3.5 s of CPU: bench/review.py), and the LUNA whose
+    about 30 decisions then costs about 2.9 s of CPU: bench/review.py), and the LUNA whose
     sampler and judgement it uses."""
 
     draw_samples: int = LUNA_SETTINGS.draw_samples  # two candidates
     discard_samples: int = LUNA_SETTINGS.discard_samples  # three to six candidates
     discard_candidates: int = 3  # plain discards kept after LUNA's judgement's ranking
     hindsight: bool = True
-    # where the loss lies within settle_margin standard errors of a threshold, more sampled deals
-    # (half the budget at a time) up to most_samples_factor times the budget: fewer verdicts
-    # that change with the seed (bench/review.py)
-    settle_margin: float = 2.0
+    # where the loss in points lies within settle_margin standard errors of a threshold, more
+    # sampled deals (half the budget at a time) up to most_samples_factor times the budget: fewer
+    # verdicts that change with the seed (bench/review.py; 1.5 rather than 2 since the points
+    # scale marks more decisions, so more lie near a threshold: the CPU stays under 3 s a deal)
+    settle_margin: float = 1.5
     most_samples_factor: int = 3
     luna: LunaSettings = LUNA_SETTINGS
 

@@ -15,7 +15,7 @@ from tables.archive import selectors as archive
 from tables.core.errors import NotFound
 from tables.play import texts
 from tables.play.models import Match
-from tables.reviews import accuracy as review_accuracy
+from tables.reviews import selectors as review_accuracy
 
 ARCHIVE_PAGE_SIZE = 20
 

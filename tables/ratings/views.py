@@ -16,7 +16,7 @@ from tables.play.models import Match, Pace
 from tables.play.payloads import player_url
 from tables.ratings import selectors as player_stats
 from tables.ratings.models import RatingChange
-from tables.reviews import accuracy as review_accuracy
+from tables.reviews import selectors as review_accuracy
 
 MATCHES_PER_PAGE = 20
 LEADERS_PER_PAGE = 50

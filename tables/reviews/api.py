@@ -6,7 +6,7 @@ may not see). Reading an existing review needs no identity where the deal may be
 public table's finished match); asking for one takes an account, or a seat at the table (401
 anonymous, 403 a guest elsewhere), and is metered: 429 with Retry-After past a limit or when
 the reviews' backlog is full (tables.reviews.services). The accuracy figures
-(tables.reviews.accuracy): a match's per seat (/api/matches/{match_id}/accuracy, the archive's rules) and
+(tables.reviews.selectors): a match's per seat (/api/matches/{match_id}/accuracy, the archive's rules) and
 an account's with the robots' (/api/players/{player_id}/accuracy, as public as its page)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tables.core.errors import NotFound
 from tables.core.schemas import errors
 from tables.play.api_caller import caller_of, is_staff, player_of
 from tables.ratings import selectors as player_stats
-from tables.reviews import accuracy
+from tables.reviews import selectors as accuracy
 from tables.reviews import services as reviews
 from tables.reviews.schemas import DealReviewOut, MatchAccuracyOut, PlayerAccuracyOut
 

@@ -12,7 +12,7 @@ from bots.review import REVIEW_SETTINGS
 from bots.review_verdicts import accuracy_of
 from config.celery import app
 from tables.play.models import Match, Table
-from tables.reviews import accuracy
+from tables.reviews import selectors as accuracy
 from tables.reviews import services as reviews
 from tables.reviews.models import DealReview
 from tests.tables.helpers import play_deal, started
