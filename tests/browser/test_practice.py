@@ -12,13 +12,15 @@ from dataclasses import replace
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import DESKTOP as DESKTOP_SCREEN
+from .conftest import PHONE as PHONE_SCREEN
 from .conftest import new_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WAIT_MS = 20000
-DESKTOP = {"viewport": {"width": 1280, "height": 800}, "locale": "en-US"}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "locale": "es-ES"}
+DESKTOP = {**DESKTOP_SCREEN, "locale": "en-US"}
+PHONE = {**PHONE_SCREEN, "locale": "es-ES"}
 TEXTS = {
     "en-US": {
         "button": "Practice these mistakes",
