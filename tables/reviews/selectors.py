@@ -8,6 +8,7 @@ count."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 
@@ -38,16 +39,29 @@ def _figure(rows: QuerySet[DealReview]) -> Accuracy:
         deals=Count("pk"),
         matches=Count("deal__match", distinct=True),
     )
-    decisions = totals["decisions"] or 0
-    figure = accuracy_of_mean((totals["loss"] or 0.0) / decisions) if decisions else None
-    return Accuracy(figure, decisions, totals["deals"], totals["matches"])
+    return _accuracy(totals["loss"], totals["decisions"], totals["deals"], totals["matches"])
 
 
 def match_accuracy(match: Match) -> tuple[Accuracy, Accuracy]:
-    """Each seat's accuracy over the match's reviewed deals."""
-    rows = _counted().filter(deal__match=match)
-    first, second = _figure(rows.filter(seat=0)), _figure(rows.filter(seat=1))
+    """Each seat's accuracy over the match's reviewed deals (one query)."""
+    terms: dict[str, Any] = {}
+    for seat in (0, 1):
+        mine = Q(seat=seat)
+        terms[f"loss{seat}"] = Sum("points_loss", filter=mine)
+        terms[f"decisions{seat}"] = Sum("total", filter=mine)
+        terms[f"deals{seat}"] = Count("pk", filter=mine)
+    totals = _counted().filter(deal__match=match).aggregate(**terms)
+    first, second = (
+        _accuracy(totals[f"loss{seat}"], totals[f"decisions{seat}"], deals, matches=int(deals > 0))
+        for seat, deals in ((0, totals["deals0"]), (1, totals["deals1"]))
+    )
     return first, second
+
+
+def _accuracy(loss: float | None, decisions: int | None, deals: int, matches: int = 0) -> Accuracy:
+    if not decisions:
+        return Accuracy(None, 0, deals, matches)
+    return Accuracy(accuracy_of_mean((loss or 0.0) / decisions), decisions, deals, matches)
 
 
 def _own_reviews(player: Player) -> Q:
