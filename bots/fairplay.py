@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .review import GOOD, verdict_of
+from .review import GOOD, match_verdict_of
 
 WINDOW = 500  # an account's last decisions the signal reads (about 40 deals)
 ENOUGH = 150  # fewer than this and the figures are noise (about 12 deals)
@@ -54,6 +54,6 @@ def signal_of(decisions: Sequence[Scored], window: int = WINDOW) -> Signal:
     return Signal(
         decisions=count,
         best_share=sum(one.best for one in recent) / count,
-        good_share=sum(verdict_of(one.loss) == GOOD for one in recent) / count,
+        good_share=sum(match_verdict_of(one.loss) == GOOD for one in recent) / count,
         mean_loss=sum(one.loss for one in recent) / count,
     )

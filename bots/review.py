@@ -5,14 +5,20 @@ pile, which card to throw, knock or not and with which card, big gin) the review
 1. rebuilds the seat's own view at that moment from the engine (``Deal.view``): the search
    reads nothing else, so the review never uses a card the player could not see,
 2. lists the candidate moves (the move played, LUNA's own candidates, any gin or big gin),
-3. values each as the chance of winning the match from the score the deal started at, with
-   LUNA's evaluation machinery (bots/luna.py's Search: its opponent sampler and informed
-   play-outs, every candidate on the same sampled deals so the comparison is paired),
-4. marks the move played by what it lost against the best candidate (VERDICTS).
+3. values each, on the same play-outs, in expected points of the deal (the seat's points
+   minus the opponent's) and as the chance of winning the match from the score the deal
+   started at, with LUNA's evaluation machinery (bots/luna.py's Search: its opponent sampler
+   and informed play-outs, every candidate on the same sampled deals so the comparison is
+   paired),
+4. marks the move played by the points it lost against the best candidate (VERDICTS in
+   bots/review_verdicts.py: normalized across the match, like backgammon's EMG), and keeps the
+   match judgement (match-winning chance lost, MATCH_VERDICTS) beside it, shown where the two
+   disagree (near the target).
 
 The "with hindsight" line plays every candidate out once on the real hidden cards (the
 opponent's real hand and the real stock order) with the same play-out policy; it is kept
-only where it changes the verdict.
+only where it changes the verdict. The deal's accuracy (0-100) is its decisions' mean loss
+in points turned into a figure (review_verdicts.accuracy_of).
 
 A review is a pure function of the deal, the seats, the score and a seed: the same seed
 always gives the same review (each decision draws from its own seeded rng).
@@ -40,26 +46,35 @@ from .luna import Move, Outcome, Search
 from .luna_settings import LUNA_SETTINGS, LunaSettings
 from .matchodds import match_chance
 from .playout import DEAD, SimDeal, big_gin, draw, finish_turn, play_out
+from .review_verdicts import (
+    GOOD,
+    MATCH_VERDICTS,
+    POINTS_SCALE,
+    VERDICTS,
+    accuracy_of,
+    disagree,
+    match_verdict_of,
+    verdict_of,
+)
 
-# Loss in match-winning chance (0..1) from which a move is marked, worst first.
-VERDICTS: tuple[tuple[str, float], ...] = (("blunder", 0.20), ("mistake", 0.10), ("inaccuracy", 0.05))
-GOOD = "good"
+__all__ = ["GOOD", "MATCH_VERDICTS", "VERDICTS", "match_verdict_of", "verdict_of"]
 
 
 @dataclass(frozen=True, slots=True)
 class ReviewSettings:
     """The review's search budget: sampled deals per decision, LUNA's own by default (a deal of
-    about 30 decisions then costs about 3.5 s of CPU: bench/review.py), and the LUNA whose
+    about 30 decisions then costs about 2.9 s of CPU: bench/review.py), and the LUNA whose
     sampler and judgement it uses."""
 
     draw_samples: int = LUNA_SETTINGS.draw_samples  # two candidates
     discard_samples: int = LUNA_SETTINGS.discard_samples  # three to six candidates
     discard_candidates: int = 3  # plain discards kept after LUNA's judgement's ranking
     hindsight: bool = True
-    # where the loss lies within settle_margin standard errors of a threshold, more sampled deals
-    # (half the budget at a time) up to most_samples_factor times the budget: fewer verdicts
-    # that change with the seed (bench/review.py)
-    settle_margin: float = 2.0
+    # where the loss in points lies within settle_margin standard errors of a threshold, more
+    # sampled deals (half the budget at a time) up to most_samples_factor times the budget: fewer
+    # verdicts that change with the seed (bench/review.py; 1.5 rather than 2 since the points
+    # scale marks more decisions, so more lie near a threshold: the CPU stays under 3 s a deal)
+    settle_margin: float = 1.5
     most_samples_factor: int = 3
     luna: LunaSettings = LUNA_SETTINGS
 
@@ -74,6 +89,8 @@ class Choice:
     action: str
     chance: float  # estimated match-winning chance from the seat's view
     hindsight: float | None  # on the real hidden cards (None: hindsight not computed)
+    points: float = 0.0  # expected points of the deal from the seat's view (won minus lost)
+    hindsight_points: float | None = None  # ...on the real hidden cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,13 +102,19 @@ class Decision:
     seat: int
     phase: str
     played: str
-    best: str
+    points_best: str  # the best move for points of the deal: the verdict's judgement
+    played_points: float
+    best_points: float
+    points_loss: float
+    verdict: str  # by points_loss (VERDICTS)
+    best: str  # the best move for the match (match-winning chance)
     played_chance: float
     best_chance: float
-    loss: float
-    verdict: str
+    loss: float  # match-winning chance lost against ``best``
+    match_verdict: str  # by loss (MATCH_VERDICTS)
+    match_differs: bool  # the match judgement disagrees with the points one: show both
     knock_deadwood: int | None  # the deadwood the played knock showed (None: not a knock)
-    hindsight_best: str | None  # set only where hindsight changes the verdict
+    hindsight_best: str | None  # set only where hindsight changes the verdict (in points)
     hindsight_loss: float | None
     hindsight_verdict: str | None
     choices: tuple[Choice, ...]
@@ -103,17 +126,13 @@ class DealReview:
     decisions: tuple[Decision, ...]
     start_chances: tuple[float, float]  # each seat's match-winning chance at the deal's start score
     end_chances: tuple[float, float]  # ...and at the score the deal ended with
-    thresholds: tuple[tuple[str, float], ...] = VERDICTS
+    accuracy: float | None = None  # 0-100 from the mean loss in points (None: no decision)
+    thresholds: tuple[tuple[str, float], ...] = VERDICTS  # in points of the deal
+    match_thresholds: tuple[tuple[str, float], ...] = MATCH_VERDICTS
+    scale: str = POINTS_SCALE
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def verdict_of(loss: float) -> str:
-    for name, threshold in VERDICTS:
-        if loss >= threshold - 1e-9:
-            return name
-    return GOOD
 
 
 Progress = Callable[[int, int], None]
@@ -163,6 +182,7 @@ def review_deal(
         decisions=tuple(decisions),
         start_chances=_chances(scores, ruleset),
         end_chances=ends,
+        accuracy=accuracy_of([decision.points_loss for decision in decisions]),
     )
 
 
@@ -186,22 +206,28 @@ def review_decision(
     candidates = search.candidates(played, settings.discard_candidates)
     moves = [search.move(action) for action in candidates]
     samples = settings.draw_samples if view.phase in ("offer", "draw") else settings.discard_samples
-    values: list[list[float]] = [[] for _ in moves]
-    search.evaluate(moves, values, samples, rng)
-    while len(values[0]) < settings.most_samples_factor * samples and near_a_threshold(values, settings):
-        search.evaluate(moves, values, max(1, samples // 2), rng)  # a verdict on the edge: look closer
-    chances = [sum(column) / len(column) for column in values]
+    chances: list[list[float]] = [[] for _ in moves]
+    points: list[list[float]] = [[] for _ in moves]
+    search.evaluate_both(moves, chances, points, samples, rng)
+    while len(points[0]) < settings.most_samples_factor * samples and near_a_threshold(points, settings):
+        search.evaluate_both(moves, chances, points, max(1, samples // 2), rng)  # on the edge: look closer
     hindsight = _hindsight(before, seat, search, moves) if settings.hindsight else None
     choices = tuple(
-        Choice(str(action), chance, None if hindsight is None else hindsight[position])
-        for position, (action, chance) in enumerate(zip(candidates, chances, strict=True))
+        Choice(
+            str(action),
+            statistics.fmean(chances[position]),
+            None if hindsight is None else hindsight[position][0],
+            statistics.fmean(points[position]),
+            None if hindsight is None else hindsight[position][1],
+        )
+        for position, action in enumerate(candidates)
     )
     return _judged(number, seat, view, played, choices)
 
 
 def near_a_threshold(values: list[list[float]], settings: ReviewSettings) -> bool:
-    """Whether the played move's loss (values[0]) against the best so far is too close to a
-    verdict threshold to tell on which side it lies, on the paired samples."""
+    """Whether the played move's loss in points (values[0]) against the best so far is too close
+    to a verdict threshold to tell on which side it lies, on the paired samples."""
     count = len(values[0])
     means = [sum(column) / count for column in values]
     best = max(range(len(values)), key=means.__getitem__)
@@ -215,13 +241,16 @@ def near_a_threshold(values: list[list[float]], settings: ReviewSettings) -> boo
 
 def _judged(number: int, seat: int, view: DealView, played: Action, choices: tuple[Choice, ...]) -> Decision:
     mine = next(choice for choice in choices if choice.action == str(played))
-    best = max(choices, key=lambda choice: choice.chance)
-    loss = max(0.0, best.chance - mine.chance)
-    verdict = verdict_of(loss)
+    best = max(choices, key=lambda choice: choice.points)
+    points_loss = max(0.0, best.points - mine.points)
+    verdict = verdict_of(points_loss)
+    match_best = max(choices, key=lambda choice: choice.chance)
+    loss = max(0.0, match_best.chance - mine.chance)
+    match_verdict = match_verdict_of(loss)
     hindsight_best = hindsight_loss = hindsight_verdict = None
-    if mine.hindsight is not None:
-        real_best = max(choices, key=lambda choice: choice.hindsight or 0.0)
-        real_loss = max(0.0, (real_best.hindsight or 0.0) - mine.hindsight)
+    if mine.hindsight_points is not None:
+        real_best = max(choices, key=lambda choice: choice.hindsight_points or 0.0)
+        real_loss = max(0.0, (real_best.hindsight_points or 0.0) - mine.hindsight_points)
         if verdict_of(real_loss) != verdict:
             hindsight_best, hindsight_loss, hindsight_verdict = (
                 real_best.action,
@@ -237,11 +266,17 @@ def _judged(number: int, seat: int, view: DealView, played: Action, choices: tup
         seat=seat,
         phase=view.phase,
         played=str(played),
-        best=best.action,
-        played_chance=mine.chance,
-        best_chance=best.chance,
-        loss=loss,
+        points_best=best.action,
+        played_points=mine.points,
+        best_points=best.points,
+        points_loss=points_loss,
         verdict=verdict,
+        best=match_best.action,
+        played_chance=mine.chance,
+        best_chance=match_best.chance,
+        loss=loss,
+        match_verdict=match_verdict,
+        match_differs=disagree(verdict, match_verdict, best.action, match_best.action),
         knock_deadwood=knock_deadwood,
         hindsight_best=hindsight_best,
         hindsight_loss=hindsight_loss,
@@ -250,14 +285,18 @@ def _judged(number: int, seat: int, view: DealView, played: Action, choices: tup
     )
 
 
-def _hindsight(before: Deal, seat: int, search: ReviewSearch, moves: Sequence[Move]) -> list[float]:
-    """Each candidate played out once on the real cards: the opponent's real hand, the real stock."""
+def _hindsight(
+    before: Deal, seat: int, search: ReviewSearch, moves: Sequence[Move]
+) -> list[tuple[float, float]]:
+    """Each candidate played out once on the real cards (the opponent's real hand, the real
+    stock): its match-winning chance and its points."""
     deck = before.deck
     stock = [card.index for card in reversed(deck[len(deck) - before.stock_count :])]
     hands = [before.hand_mask(0), before.hand_mask(1)]
     pile = [card.index for card in before.discard_pile]
     real = SimDeal(search.rules, hands, stock, pile, keeper=seat)
-    return [search.value(move(real.copy())) for move in moves]
+    outcomes = [move(real.copy()) for move in moves]
+    return [(search.value(outcome), search.points(outcome)) for outcome in outcomes]
 
 
 class ReviewSearch(Search):
@@ -307,6 +346,30 @@ class ReviewSearch(Search):
 
     def big_gin(self, sim: SimDeal) -> Outcome:
         return big_gin(sim, self.me)
+
+    def evaluate_both(
+        self,
+        moves: Sequence[Move],
+        chances: list[list[float]],
+        points: list[list[float]],
+        samples: int,
+        rng: random.Random,
+    ) -> None:
+        """Append to ``chances`` and ``points`` each move's match-winning chance and points of
+        the deal on ``samples`` more sampled deals (the same play-out for both scales)."""
+        for _ in range(samples):
+            sim = self.sample_deal(rng)
+            for position, move in enumerate(moves):
+                outcome = move(sim.copy())
+                chances[position].append(self.value(outcome))
+                points[position].append(self.points(outcome))
+
+    def points(self, outcome: Outcome) -> float:
+        """The deal's points from the seat's view: won positive, lost negative, a dead deal 0."""
+        winner, points = outcome
+        if winner == DEAD:
+            return 0.0
+        return float(points if winner == self.me else -points)
 
     def value(self, outcome: Outcome) -> float:
         """The match-winning chance; in a single-deal match, the chance of winning the deal."""

@@ -18,6 +18,7 @@ from tables.archive.api import router as archive_router
 from tables.challenges.api import router as challenges_router
 from tables.play.api import router as play_router
 from tables.play.api_caller import BearerToken, BrowserSession
+from tables.practice.api import router as practice_router
 from tables.reviews.api import archive_router as archive_review_router
 from tables.reviews.api import router as review_router
 from tables.social.api import router as social_router
@@ -39,5 +40,6 @@ api.add_router("/me/push", push_router)
 api.add_router("/me/inbox", inbox_router)
 api.add_router("/tables", review_router)
 api.add_router("", archive_review_router)  # /matches/{id}/deals/{n}/review
+api.add_router("", practice_router)  # /matches/{id}/deals/{n}/practice, /me/practice
 api.add_router("/", challenges_router)
 api.add_router("", social_router)  # /me/following, /me/blocks, /me/presence, /players/{id}/...

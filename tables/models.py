@@ -5,6 +5,7 @@ from tables.accounts.models import ApiToken, DataExport, Player, Vacation
 from tables.challenges.models import Challenge
 from tables.fairplay.models import FairPlaySignal, ScreenedDecision, Screening
 from tables.play.models import ChatMessage, ChatMute, Deal, Match, Move, Pace, Table, new_invite_token
+from tables.practice.models import PracticePosition
 from tables.ratings.models import Rating, RatingChange
 from tables.reviews.models import DealReview
 from tables.social.models import Block, Follow, MatchNote, ModerationAction, Report, SocialSettings
@@ -26,6 +27,7 @@ __all__ = [
     "Move",
     "Pace",
     "Player",
+    "PracticePosition",
     "Rating",
     "RatingChange",
     "Report",

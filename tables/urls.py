@@ -7,6 +7,7 @@ from tables.challenges import views as challenge_views
 from tables.core import app_shell
 from tables.guide import views as guide
 from tables.play import views
+from tables.practice import views as practice_views
 from tables.ratings import views as player_views
 from tables.social import views as social_views
 
@@ -37,6 +38,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", archive_views.match_archive, name="match_archive"),
     path("matches/<int:match_id>/deals/<int:number>/", archive_views.deal_replay, name="deal_replay"),
     path("me/archive/", archive_views.my_archive, name="my_archive"),
+    path("me/practice/", practice_views.my_practice, name="my_practice"),
     path("rules/", guide.rules_index, name="rules_index"),
     path("rules/<str:name>/", guide.rules_page, name="rules_page"),
     path("help/", guide.help_page, name="help"),

@@ -5,10 +5,11 @@
 // chart (the step shown marked on it), the thresholds, the marks (✓ ?! ? ??) beside the moves
 // of the replay's own move list (a mark is a link to its step) and, at a marked step, LUNA's
 // preferred move and the hindsight line. The pieces are review_parts.js's, as in the end-of-deal box.
+import { api } from "./api.js";
 import { element } from "./dom.js";
 import { _, fmt } from "./i18n.js";
 import {
-  MARKS, askReview, chanceChart, decisionNote, loadReview, loginNote, markChartStep, progressNote, reviewEntry,
+  MARKS, accuracyNote, askReview, chanceChart, decisionNote, loadReview, loginNote, markChartStep, progressNote, reviewEntry,
   summaryLine, thresholdsText, verdictName,
 } from "./review_parts.js";
 
@@ -49,9 +50,30 @@ export function replayReview({ box, moves, path, names, lastStep, anonymous, go 
       part.append(...progressNote(review));
     } else {
       part.append(element("p", "review-summary", summaryLine(review.result)));
+      const accuracy = accuracyNote(review.result);
+      if (accuracy) part.append(accuracy);
       part.append(chanceChart(review.result, review.seat, names[review.seat], lastStep));
+      const practice = practiceButton(review);
+      if (practice) part.append(practice);
     }
     return part;
+  }
+
+  // The viewer's own seat, reviewed in points with mistakes or blunders: practise them
+  // (tables/practice), then go to the practice page.
+  function practiceButton(review) {
+    const marked = review.result.decisions.some((d) => d.verdict === "mistake" || d.verdict === "blunder");
+    if (String(review.seat) !== box.dataset.seat || review.result.scale !== "points" || !marked) return null;
+    const button = element("button", "btn", _("Practice these mistakes"));
+    button.type = "button";
+    button.id = "btn-practice";
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      const reply = await api.post(path.replace(/review$/, "practice"));
+      if (reply.ok) window.location.assign("/me/practice/");
+      else button.after(element("p", "error", reply.data.detail || _("The practice is not available.")));
+    });
+    return button;
   }
 
   function askButton(busy) {
@@ -74,7 +96,7 @@ export function replayReview({ box, moves, path, names, lastStep, anonymous, go 
     if (entry.error) parts.push(element("p", "error", entry.error));
     if (answer && answer.reviews.length) {
       parts.push(...answer.reviews.map(seatPart));
-      parts.push(element("p", "review-thresholds", thresholdsText(answer.thresholds)));
+      parts.push(element("p", "review-thresholds", thresholdsText(answer)));
     }
     box.replaceChildren(...parts);
     byStep = decisionsOf(answer);

@@ -4,7 +4,7 @@
 import { element } from "./dom.js";
 import { _, fmt } from "./i18n.js";
 import {
-  MARKS, askReview, chanceChart, decisionNote, loginNote, progressNote, reviewEntry, summaryLine, thresholdsText,
+  MARKS, accuracyNote, askReview, chanceChart, decisionNote, loginNote, progressNote, reviewEntry, summaryLine, thresholdsText,
   verdictName,
 } from "./review_parts.js";
 import { actionFragment, isMove } from "./texts.js";
@@ -39,6 +39,8 @@ function seatReview(review, history, names) {
     box.append(...progressNote(review));
   } else {
     box.append(element("p", "review-summary", summaryLine(review.result)));
+    const accuracy = accuracyNote(review.result);
+    if (accuracy) box.append(accuracy);
     box.append(chanceChart(review.result, review.seat, names[review.seat]));
     box.append(moveList(history, review.result.decisions, names));
   }
@@ -65,7 +67,7 @@ function render(key, context) {
   if (entry.error) panel.append(element("p", "error", entry.error));
   if (entry.answer) {
     for (const review of entry.answer.reviews) panel.append(seatReview(review, state.deal.view.history, names));
-    panel.append(element("p", "review-thresholds", thresholdsText(entry.answer.thresholds)));
+    panel.append(element("p", "review-thresholds", thresholdsText(entry.answer)));
   }
   return panel;
 }

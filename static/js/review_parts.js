@@ -13,16 +13,23 @@ export const MARKS = { good: "✓", inaccuracy: "?!", mistake: "?", blunder: "??
 const answers = new Map(); // review path -> {answer, error, busy}: kept while a page redraws
 
 const percent = (chance) => `${Math.round(chance * 100)} %`;
+const signed = (points) => `${points > 0 ? "+" : ""}${points.toFixed(1)}`;
+// A review stored before the points scale judged in match-winning chance (bots/review_verdicts.py).
+const inPoints = (result) => result.scale === "points";
+const lossOf = (result, decision) => (inPoints(result) ? decision.points_loss : decision.loss);
 
 export function verdictName(verdict) {
   return { good: _("good move"), inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") }[verdict];
 }
 
-function worstMoveText(decision) {
-  const loss = Math.round(decision.loss * 100);
+function worstMoveText(result, decision) {
   const move = decision.played.startsWith("knock") && decision.knock_deadwood !== null
     ? fmt(_("the knock at %(deadwood)s"), { deadwood: decision.knock_deadwood })
     : fmt(_("“%(move)s”"), { move: moveName(decision.played) });
+  if (inPoints(result)) {
+    return fmt(_("%(move)s on move %(number)s lost %(points)s points of the deal"), { move, number: decision.number, points: decision.points_loss.toFixed(1) });
+  }
+  const loss = Math.round(decision.loss * 100);
   return fmt(_("%(move)s on move %(number)s lost %(loss)s % of the match"), { move, number: decision.number, loss });
 }
 
@@ -34,9 +41,24 @@ export function summaryLine(result) {
   if (counts.mistake) parts.push(fmt(ngettext("%(count)s mistake", "%(count)s mistakes", counts.mistake), { count: counts.mistake }));
   if (counts.blunder) parts.push(fmt(ngettext("%(count)s blunder", "%(count)s blunders", counts.blunder), { count: counts.blunder }));
   if (!result.decisions.length) return _("No decision to review: every move of this seat was forced.");
+  if (!parts.length && inPoints(result)) {
+    const least = result.thresholds[result.thresholds.length - 1][1];
+    return fmt(_("No inaccuracy: every move kept within %(points)s points of the deal of LUNA's choice."), { points: least });
+  }
   if (!parts.length) return _("No inaccuracy: every move kept the chance of winning the match within 5 % of LUNA's choice.");
-  const worst = result.decisions.reduce((a, b) => (b.loss > a.loss ? b : a));
-  return `${parts.join(", ")}: ${worstMoveText(worst)}.`;
+  const worst = result.decisions.reduce((a, b) => (lossOf(result, b) > lossOf(result, a) ? b : a));
+  return `${parts.join(", ")}: ${worstMoveText(result, worst)}.`;
+}
+
+// The seat's accuracy in the deal (0-100, from the mean loss in points), or null (old scale, none).
+export function accuracyNote(result) {
+  if (result.accuracy === null || result.accuracy === undefined) {
+    if (inPoints(result)) return null;
+    return element("p", "review-accuracy muted", _("Reviewed on the old scale (match-winning chance), without an accuracy: ask again for a review in points."));
+  }
+  const note = element("p", "review-accuracy", fmt(_("Accuracy: %(accuracy)s"), { accuracy: Math.round(result.accuracy) }));
+  note.dataset.accuracy = String(result.accuracy);
+  return note;
 }
 
 const CHART = { width: 300, height: 110, pad: { left: 30, right: 8, top: 8, bottom: 16 } };
@@ -86,9 +108,21 @@ export function markChartStep(svg, number) {
 
 export function decisionNote(decision) {
   const note = element("div", "review-note");
-  if (decision.verdict !== "good") {
+  const points = decision.points_loss !== undefined && decision.points_loss !== null;
+  if (decision.verdict !== "good" && points) {
+    note.append(element("span", "", fmt(_("%(verdict)s: LUNA prefers “%(best)s” (%(best_points)s points of the deal against %(points)s)."), {
+      verdict: verdictName(decision.verdict), best: moveName(decision.points_best),
+      best_points: signed(decision.best_points), points: signed(decision.played_points),
+    })));
+  } else if (decision.verdict !== "good") {
     note.append(element("span", "", fmt(_("%(verdict)s: LUNA prefers “%(best)s” (%(best_chance)s against %(chance)s)."), {
       verdict: verdictName(decision.verdict), best: moveName(decision.best),
+      best_chance: percent(decision.best_chance), chance: percent(decision.played_chance),
+    })));
+  }
+  if (points && decision.match_differs) {
+    note.append(element("span", "match-judgement", fmt(_("For the match: %(verdict)s, “%(best)s” was best (%(best_chance)s against %(chance)s)."), {
+      verdict: verdictName(decision.match_verdict), best: moveName(decision.best),
       best_chance: percent(decision.best_chance), chance: percent(decision.played_chance),
     })));
   }
@@ -100,11 +134,14 @@ export function decisionNote(decision) {
   return note;
 }
 
-export function thresholdsText(thresholds) {
-  const parts = [...thresholds].reverse().map((row) => fmt(_("%(verdict)s %(mark)s from %(loss)s"), {
-    verdict: verdictName(row.verdict), mark: MARKS[row.verdict], loss: percent(row.loss),
+export function thresholdsText(answer) {
+  const parts = [...answer.thresholds].reverse().map((row) => fmt(_("%(verdict)s %(mark)s from %(loss)s"), {
+    verdict: verdictName(row.verdict), mark: MARKS[row.verdict], loss: fmt(_("%(points)s points"), { points: row.loss }),
   }));
-  return fmt(_("Marks by the chance of winning the match lost against LUNA's preferred move, judged from what the player could see: %(list)s."), { list: parts.join(", ") });
+  const match = [...answer.match_thresholds].reverse().map((row) => fmt(_("%(verdict)s from %(loss)s"), {
+    verdict: verdictName(row.verdict), loss: percent(row.loss),
+  }));
+  return fmt(_("Marks by the expected points of the deal lost against LUNA's preferred move, judged from what the player could see, whatever the score: %(list)s. Where the score changes the best play, the match judgement (the chance of winning the match lost: %(match)s) is shown too. Accuracy is 100 × e^(−mean loss in points ÷ 4)."), { list: parts.join(", "), match: match.join(", ") });
 }
 
 // A seat's review still being computed, or failed: the line (and bar) that says so.

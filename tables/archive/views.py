@@ -15,6 +15,7 @@ from tables.archive import selectors as archive
 from tables.core.errors import NotFound
 from tables.play import texts
 from tables.play.models import Match
+from tables.reviews import selectors as review_accuracy
 
 ARCHIVE_PAGE_SIZE = 20
 
@@ -36,7 +37,10 @@ def match_archive(request: HttpRequest, match_id: int) -> HttpResponse:
     match, player, staff = _match(request, match_id)
     deals = archive.deals_of(match)
     data = replays.match_archive(match, deals, [archive.is_replayable(deal, staff) for deal in deals])
+    accuracy = review_accuracy.match_accuracy(match)
     context = {
+        "accuracy": accuracy,
+        "accuracy_deals": max(figure.deals for figure in accuracy),
         "match": data,
         "seat": match.table.seat_of(player),
         "ended_at": match.ended_at,

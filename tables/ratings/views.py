@@ -16,6 +16,7 @@ from tables.play.models import Match, Pace
 from tables.play.payloads import player_url
 from tables.ratings import selectors as player_stats
 from tables.ratings.models import RatingChange
+from tables.reviews import selectors as review_accuracy
 
 MATCHES_PER_PAGE = 20
 LEADERS_PER_PAGE = 50
@@ -97,6 +98,8 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         and not viewer.is_bot,
         "paces": paces,
         "stats": stats,
+        "accuracy": review_accuracy.player_accuracy(shown),
+        "robots_accuracy": review_accuracy.robots_accuracy(),
         "page": page,
         "rows": [_match_row(match, shown, changes.get(match.pk)) for match in matches],
     }

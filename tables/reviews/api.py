@@ -5,10 +5,13 @@ ask for it, then read its status and result. Two addresses for the same reviews:
 may not see). Reading an existing review needs no identity where the deal may be seen (a
 public table's finished match); asking for one takes an account, or a seat at the table (401
 anonymous, 403 a guest elsewhere), and is metered: 429 with Retry-After past a limit or when
-the reviews' backlog is full (tables.reviews.services)."""
+the reviews' backlog is full (tables.reviews.services). The accuracy figures
+(tables.reviews.selectors): a match's per seat (/api/matches/{match_id}/accuracy, the archive's rules) and
+an account's with the robots' (/api/players/{player_id}/accuracy, as public as its page)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from allauth.core.internal.ratelimit import get_ip
@@ -17,10 +20,13 @@ from ninja import Router
 from ninja.responses import Status
 
 from tables.archive import selectors as archive
+from tables.core.errors import NotFound
 from tables.core.schemas import errors
 from tables.play.api_caller import caller_of, is_staff, player_of
+from tables.ratings import selectors as player_stats
+from tables.reviews import selectors as accuracy
 from tables.reviews import services as reviews
-from tables.reviews.schemas import DealReviewOut
+from tables.reviews.schemas import DealReviewOut, MatchAccuracyOut, PlayerAccuracyOut
 
 router = Router(tags=["review"])  # mounted under /tables
 archive_router = Router(tags=["review"])  # mounted at the API's root, beside the archive
@@ -80,3 +86,26 @@ def archived_deal_review(request: HttpRequest, match_id: int, number: int) -> di
 def request_archived_deal_review(request: HttpRequest, match_id: int, number: int) -> Status[dict[str, Any]]:
     player_of(request)  # 401 before anything is looked up
     return _ask(request, _archived(request, match_id, number))
+
+
+@archive_router.get(
+    "/matches/{match_id}/accuracy",
+    response={200: MatchAccuracyOut, **errors(400, 401, 404)},
+    summary="Each seat's accuracy over a finished match's reviewed deals (the archive's rules)",
+)
+def match_accuracy(request: HttpRequest, match_id: int) -> dict[str, Any]:
+    match = archive.viewable_match(match_id, caller_of(request).player, is_staff(request))
+    return {"seats": [asdict(figure) for figure in accuracy.match_accuracy(match)]}
+
+
+@archive_router.get(
+    "/players/{player_id}/accuracy",
+    response={200: PlayerAccuracyOut, **errors(400, 401, 404)},
+    summary="An account's accuracy over its last rated reviewed matches, and the robots' for comparison",
+)
+def player_accuracy(request: HttpRequest, player_id: int) -> dict[str, Any]:
+    shown = player_stats.account_player(player_id)
+    if shown is None:
+        raise NotFound("There is no such player.")
+    robots = [{"name": name, **asdict(figure)} for name, figure in accuracy.robots_accuracy()]
+    return {"player": asdict(accuracy.player_accuracy(shown)), "robots": robots}

@@ -31,6 +31,9 @@ class DealReview(models.Model):
     done = models.PositiveIntegerField(default=0)  # decisions reviewed so far
     total = models.PositiveIntegerField(default=0)  # decisions to review (known once running)
     result = models.JSONField(null=True, blank=True)  # bots.review.DealReview.to_dict()
+    # the sum of its decisions' losses in points of the deal (``total`` of them), for the accuracy
+    # over a match or a player's matches (tables.reviews.selectors); null: not done, or the old scale
+    points_loss = models.FloatField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -30,7 +30,8 @@ from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
-from bots.review import REVIEW_SETTINGS, VERDICTS, ReviewSettings, decision_points, review_deal
+from bots.review import REVIEW_SETTINGS, ReviewSettings, decision_points, review_deal
+from bots.review_verdicts import MATCH_SCALE, MATCH_VERDICTS, POINTS_SCALE, VERDICTS
 from tables.accounts.models import Player
 from tables.alerts import services as inbox_lines
 from tables.core.announcements import ChangeKind, TableChange, announce
@@ -110,13 +111,39 @@ def asks_as_player(deal: Deal, player: Player) -> bool:
     return own
 
 
+def of_old_scale(result: dict[str, Any] | None) -> bool:
+    """A review stored before the points scale: its verdicts are in match-winning chance and its
+    choices carry no points, so it cannot be judged again in points without being computed again."""
+    return result is not None and result.get("scale", MATCH_SCALE) != POINTS_SCALE
+
+
 def _lost(row: DealReview, now: dt.datetime) -> bool:
-    """Failed, or its task or worker lost (STALE_SECONDS, RUNNING_STALE_SECONDS): asked again, it restarts."""
+    """Failed, or its task or worker lost (STALE_SECONDS, RUNNING_STALE_SECONDS): asked again, it
+    restarts; so does a review of the old scale (of_old_scale): asked again, it is computed anew."""
+    if row.status == DealReview.Status.DONE:
+        return of_old_scale(row.result)
     if row.status == DealReview.Status.PENDING:
         return (now - row.created_at).total_seconds() > STALE_SECONDS
     if row.status == DealReview.Status.RUNNING:
         return (now - (row.started_at or row.created_at)).total_seconds() > RUNNING_STALE_SECONDS
     return row.status == DealReview.Status.FAILED
+
+
+def _shown_status(row: DealReview, now: dt.datetime) -> str:
+    if row.status == DealReview.Status.DONE:
+        return row.status  # an old-scale one too: shown, marked of its scale, until asked again
+    return DealReview.Status.FAILED if _lost(row, now) else row.status
+
+
+def _shown_result(row: DealReview) -> dict[str, Any] | None:
+    """The stored result; one of the old scale says so (scale "match_chance": its verdicts
+    are the match judgement's, it has no points nor accuracy)."""
+    if row.status != DealReview.Status.DONE or row.result is None:
+        return None
+    result: dict[str, Any] = row.result
+    if of_old_scale(result):
+        return {**result, "scale": MATCH_SCALE, "accuracy": None}
+    return result
 
 
 def _in_flight(now: dt.datetime) -> Q:
@@ -209,6 +236,7 @@ def _request(
             row = existing.get(seat) or DealReview(deal=deal, seat=seat)
             if seat in restart:
                 row.status, row.done, row.started_at, row.created_at = DealReview.Status.PENDING, 0, None, now
+                row.points_loss = None
                 row.requested_by, row.for_players, row.requested_from = player, own, address
                 row.save()
                 to_run.append(row.pk)
@@ -231,13 +259,14 @@ def review_answer(deal: Deal, rows: list[DealReview]) -> dict[str, Any]:
         "match": deal.match.number,
         "deal": deal.number,
         "thresholds": [{"verdict": name, "loss": loss} for name, loss in VERDICTS],
+        "match_thresholds": [{"verdict": name, "loss": loss} for name, loss in MATCH_VERDICTS],
         "reviews": [
             {
                 "seat": row.seat,
-                "status": DealReview.Status.FAILED if _lost(row, now) else row.status,
+                "status": _shown_status(row, now),
                 "done": row.done,
                 "total": row.total,
-                "result": row.result if row.status == DealReview.Status.DONE else None,
+                "result": _shown_result(row),
             }
             for row in rows
         ],
@@ -304,6 +333,7 @@ def _run(
         DealReview.objects.filter(pk=row.pk).update(
             status=DealReview.Status.DONE,
             result=review.to_dict(),
+            points_loss=sum(decision.points_loss for decision in review.decisions),
             done=len(review.decisions),
             total=len(review.decisions),
             finished_at=timezone.now(),

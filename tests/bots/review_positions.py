@@ -79,3 +79,27 @@ _GIN_DECK = laid_out_deck("5H 6H 7H 9C 9D 9S JC QC KC 2D", "AS 3S 5S 7S 9H JH KH
 _LAST_DRAW = 28  # stock draws before the last one: 31 cards, the deal dies at 2
 _GIN_DECK.insert(21 + _LAST_DRAW, _GIN_DECK.pop(_GIN_DECK.index(Card.parse("8H"))))
 GIN_IN_HAND = scripted("playgridia", _GIN_DECK, stock_turns(_GIN_DECK, _LAST_DRAW) + ", draw_stock")
+
+
+# The same errors in a match to 100 (classic: an offer round both players pass first), for the
+# verdicts at 0-0 and near the target.
+OFFER_PASSED = "pass, pass, "
+GIN_IN_HAND_CLASSIC = scripted(
+    "classic", _GIN_DECK, OFFER_PASSED + stock_turns(_GIN_DECK, _LAST_DRAW) + ", draw_stock"
+)
+FEEDING_CLASSIC = scripted(
+    "classic",
+    laid_out_deck(f"{_FED} AS AD", "TC TD TH TS QC QH KC KD KH 7S", "9C", _FEED_DRAWS),
+    OFFER_PASSED + feeding_turns(_FED, _FEED_DRAWS, "TC TD TH TS QC QH KC KD") + ", draw_stock",
+)
+
+# Knocking with 8 into a hand seen to be all melds but one hidden card: seat 0 took 2C-4C,
+# 5D-7D and three eights from the pile and holds 7S; seat 1 holds JD JS JH, 9S 9D 9H, 6S 6H 6C,
+# 8D and KS. Knocking with KS shows 8D: an undercut unless the hidden card is worth more than 8.
+_EIGHT_JUNK = "AH AC AD 5C 4D QD JC TC TD"
+_EIGHT_DRAWS = "JD JS JH 9S 9D 9H 6S 6H 6C 8D"
+KNOCK_EIGHT = scripted(
+    "classic",
+    laid_out_deck(f"{_KNOWN_MELDS} KS", f"{_EIGHT_JUNK} 7S", "9C", _EIGHT_DRAWS),
+    OFFER_PASSED + feeding_turns(_KNOWN_MELDS, _EIGHT_DRAWS, _EIGHT_JUNK) + ", draw_stock",
+)

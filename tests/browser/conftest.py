@@ -69,7 +69,8 @@ def _tasks_run_in_the_server(monkeypatch):
 
 @pytest.fixture(scope="session")
 def live_url(django_db_setup, django_db_blocker) -> Iterator[str]:
-    """daphne serving config.asgi (HTTP, static files and the sockets) on a free port."""
+    """daphne serving config.asgi (HTTP, static files and the sockets) on a free port, or on
+    BROWSER_TEST_PORT where a shared machine gives each session its own ports."""
     from daphne.server import Server  # installs the asyncio reactor before Twisted's default
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from twisted.internet import reactor
@@ -78,7 +79,7 @@ def live_url(django_db_setup, django_db_blocker) -> Iterator[str]:
 
     server = Server(
         application=ASGIStaticFilesHandler(application),
-        endpoints=["tcp:port=0:interface=127.0.0.1"],
+        endpoints=[f"tcp:port={int(os.environ.get('BROWSER_TEST_PORT', '0'))}:interface=127.0.0.1"],
         signal_handlers=False,
     )
     thread = threading.Thread(target=server.run, name="live-daphne", daemon=True)

@@ -22,14 +22,16 @@ TEXTS = {
         "button": "Review this deal",
         "heading": "Alice's decisions",
         "summary": re.compile(r"No inaccuracy|inaccurac|mistake|blunder"),
-        "thresholds": "inaccuracy ?! from 5 %",
+        "thresholds": re.compile(r"inaccuracy \?! from [\d.]+ points"),
+        "accuracy": re.compile(r"^Accuracy: \d+$"),
         "knocked": "Alice knocked, discarding",
     },
     "es-ES": {
         "button": "Revisar esta mano",
         "heading": "Decisiones de Alice",
         "summary": re.compile(r"Ninguna imprecisión|imprecisi|error"),
-        "thresholds": "imprecisión ?! desde 5 %",
+        "thresholds": re.compile(r"imprecisión \?! desde [\d.]+ puntos"),
+        "accuracy": re.compile(r"^Precisión: \d+$"),
         "knocked": "Alice cerró descartando",
     },
 }
@@ -65,6 +67,7 @@ def test_a_player_asks_for_the_review_of_a_deal_against_tito(
     expect(mine.locator("h4")).to_have_text(texts["heading"], timeout=WAIT_MS)
     expect(review.locator(".review-seat")).to_have_count(2)
     expect(mine.locator(".review-summary")).to_have_text(texts["summary"])
+    expect(mine.locator(".review-accuracy")).to_have_text(texts["accuracy"])
     expect(review.locator(".review-thresholds")).to_contain_text(texts["thresholds"])
     # the marks: each of Alice's two decisions marked along the move list, nothing on the others
     moves = mine.locator(".review-moves li")

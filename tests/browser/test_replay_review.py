@@ -25,7 +25,8 @@ TEXTS = {
         "button": "Review this deal",
         "heading": "Alice's decisions",
         "summary": re.compile(r"No inaccuracy|inaccurac|mistake|blunder"),
-        "thresholds": "inaccuracy ?! from 5 %",
+        "thresholds": re.compile(r"inaccuracy \?! from [\d.]+ points"),
+        "accuracy": re.compile(r"^Accuracy: \d+$"),
         "counter": "Move {step} of 2",
         "login": "Log in to ask for a review",
     },
@@ -33,7 +34,8 @@ TEXTS = {
         "button": "Revisar esta mano",
         "heading": "Decisiones de Alice",
         "summary": re.compile(r"Ninguna imprecisión|imprecisi|error"),
-        "thresholds": "imprecisión ?! desde 5 %",
+        "thresholds": re.compile(r"imprecisión \?! desde [\d.]+ puntos"),
+        "accuracy": re.compile(r"^Precisión: \d+$"),
         "counter": "Jugada {step} de 2",
         "login": "Inicia sesión para pedir una revisión",
     },
@@ -80,6 +82,7 @@ def test_a_player_reviews_a_finished_deal_on_its_replay(
     expect(mine.locator("h3")).to_have_text(texts["heading"], timeout=WAIT_MS)
     expect(review.locator(".review-seat")).to_have_count(2)  # the match is over: TITO's seat too
     expect(mine.locator(".review-summary")).to_have_text(texts["summary"])
+    expect(mine.locator(".review-accuracy")).to_have_text(texts["accuracy"])
     expect(review.locator(".review-thresholds")).to_contain_text(texts["thresholds"])
     expect(button).to_have_count(0)
     # the marks: beside Alice's two moves in the replay's own list, none beside the deal

@@ -288,3 +288,53 @@ def test_a_logged_out_spectators_socket_carries_only_the_spectators_view(alice, 
         assert not cards_named(frame) & secret, frame
         assert not {key for key in json_keys(json.loads(frame)) if FORBIDDEN_KEYS.match(key)}
     assert any('"event"' in frame for frame in frames)
+
+
+@pytest.mark.slow  # a whole deal played and reviewed
+def test_practice_positions_carry_only_what_their_player_saw_at_that_move(alice, bob, monkeypatch):
+    """Each player's practice positions (every decision of theirs planted a mistake, so every
+    decision of the deal is a position), through the API and the practice page, before and
+    after an answer: no card hidden from that player when they moved, no forbidden key."""
+    from dataclasses import replace
+
+    from bots.review import REVIEW_SETTINGS, decision_points
+    from config.celery import app
+    from tables.play.models import Match
+    from tables.reviews import services as reviews
+    from tables.reviews.models import DealReview
+    from tests.tables.helpers import play_deal
+
+    monkeypatch.setitem(app.conf, "task_always_eager", True)
+    monkeypatch.setattr(
+        reviews, "REVIEW_SETTINGS", replace(REVIEW_SETTINGS, draw_samples=8, discard_samples=6)
+    )
+    token, players = started(alice, bob)
+    play_deal(token, players)
+    alice.ok("post", f"/tables/{token}/matches/1/deals/1/review", status=202)
+    match = Match.objects.get()
+    deal = engine.load_deal(match.deals.get())
+    for row in DealReview.objects.filter(deal__match=match):
+        for decision in row.result["decisions"]:
+            decision["verdict"] = "blunder"
+        row.save(update_fields=["result"])
+    checked = 0
+    for seat, client in players.items():
+        befores = {number: before for number, before, _ in decision_points(deal, (seat,))}
+        made = client.ok("post", f"/matches/{match.pk}/deals/1/practice", status=201)["positions"]
+        answered = [
+            client.ok(
+                "post", f"/me/practice/{one['id']}/answer", {"action": one["view"]["legal_actions"][-1]}
+            )
+            for one in made
+        ]
+        for position in [*made, *answered]:
+            text = json.dumps(position)
+            leaked = cards_named(text) & secret_cards(befores[position["number"]], seat)
+            assert not leaked, f"seat {seat} got hidden cards {sorted(leaked)} in practice: {text[:2000]}"
+            assert not {key for key in json_keys(position) if FORBIDDEN_KEYS.match(key)}
+            checked += 1
+        page = client.client.get("/me/practice/").content.decode()
+        listed = client.client.get("/api/me/practice").content.decode()
+        # the page and the list name no card of the other hand or the stock as they stand at the end
+        assert not cards_named(page + listed) & secret_cards(deal, seat)
+    assert checked >= 2 * len(decision_points(deal, (0, 1)))

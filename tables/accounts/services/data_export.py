@@ -24,6 +24,7 @@ from tables.accounts.models import ApiToken, DataExport, Player
 from tables.alerts.models import PushSubscription
 from tables.play import payloads
 from tables.play.models import ChatMessage, Match
+from tables.practice.models import PracticePosition
 from tables.ratings.models import Rating, RatingChange
 from tables.reviews.models import DealReview
 
@@ -145,6 +146,16 @@ def archive(player: Player) -> dict[str, Any]:
             for row in player.vacations.order_by("pk")
         ],
         "automatic_vacation": player.auto_vacation,
+        "practice": [
+            {
+                "review": row.review_id,
+                "move": row.number,
+                "played": row.played,
+                "answer": row.answer,
+                "at": row.answered_at,
+            }
+            for row in PracticePosition.objects.filter(player=player).order_by("pk")
+        ],
         "api_tokens": [
             {"name": row.name, "scope": row.scope, "created_at": row.created_at, "expires_at": row.expires_at}
             for row in ApiToken.objects.filter(user=user)

@@ -33,6 +33,7 @@ from tables.core.errors import Conflict
 from tables.fairplay.models import FairPlaySignal, ScreenedDecision
 from tables.play import services as play
 from tables.play.models import ChatMessage, ChatMute, Match, Table
+from tables.practice.models import PracticePosition
 from tables.ratings.models import Rating
 from tables.reviews.models import DealReview
 from tables.social.models import Block, Follow, MatchNote, Report, SocialSettings
@@ -98,6 +99,7 @@ def _erase(player: Player) -> None:
     InboxItem.objects.filter(player=player).delete()
     Report.objects.filter(reporter=player).delete()  # reports about it stay, for staff's record
     DealReview.objects.filter(requested_by=player).update(requested_by=None, requested_from="")
+    PracticePosition.objects.filter(player=player).delete()  # its practice goes with it
     ScreenedDecision.objects.filter(player=player).delete()  # fair play's figures about it
     FairPlaySignal.objects.filter(player=player).delete()
     player.data_exports.all().delete()

@@ -62,6 +62,7 @@ ACCOUNT_COLUMNS: dict[str, str] = {
     "tables.Challenge.challenged": "erased",
     "tables.Rating.player": "erased: its standing leaves the leaderboards",
     "tables.DealReview.requested_by": "erased: set null, the review of a kept deal stays",
+    "tables.PracticePosition.player": "erased: its practice positions go",
     "tables.ScreenedDecision.player": "erased: fair play's figures about the account",
     "tables.FairPlaySignal.player": "erased: fair play's figures about the account",
     "tables.RatingChange.player": "kept: part of a kept match's record (the opponent's change is the other row)",

@@ -309,3 +309,18 @@ def test_no_review_ready_line_while_the_review_is_not_done(
         alice.ok("post", review_path(token), status=202)
     assert DealReview.objects.get().status == DealReview.Status.FAILED
     assert not InboxItem.objects.filter(kind="review_ready").exists()
+
+
+def test_a_review_of_the_old_scale_is_shown_as_such_and_computed_anew_when_asked_again(alice, bob, runs):
+    token, _ = finished_first_deal(alice, bob, target=100)
+    alice.ok("post", review_path(token), status=202)
+    row = DealReview.objects.get()
+    fresh = alice.ok("get", review_path(token))["reviews"][0]["result"]
+    assert fresh["scale"] == "points" and fresh["thresholds"][0][0] == "blunder"
+    old = {key: value for key, value in row.result.items() if key not in ("scale", "accuracy")}
+    DealReview.objects.filter(pk=row.pk).update(result=old)  # as stored before the points scale
+    shown = alice.ok("get", review_path(token))["reviews"][0]
+    assert shown["status"] == "done" and shown["result"]["scale"] == "match_chance"
+    assert shown["result"]["accuracy"] is None and len(runs) == 1
+    again = alice.ok("post", review_path(token), status=202)["reviews"][0]
+    assert len(runs) == 2 and again["result"]["scale"] == "points"
