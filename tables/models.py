@@ -6,6 +6,7 @@ from tables.challenges.models import Challenge
 from tables.fairplay.models import FairPlaySignal, ScreenedDecision, Screening
 from tables.play.models import ChatMessage, ChatMute, Deal, Match, Move, Pace, Table, new_invite_token
 from tables.ratings.models import Rating, RatingChange
+from tables.records.models import PairRecord, PlayerRecord, RecordedMatch
 from tables.reviews.models import DealReview
 from tables.social.models import Block, Follow, MatchNote, ModerationAction, Report, SocialSettings
 
@@ -25,9 +26,12 @@ __all__ = [
     "ModerationAction",
     "Move",
     "Pace",
+    "PairRecord",
     "Player",
+    "PlayerRecord",
     "Rating",
     "RatingChange",
+    "RecordedMatch",
     "Report",
     "ScreenedDecision",
     "Screening",

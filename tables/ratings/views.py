@@ -16,6 +16,7 @@ from tables.play.models import Match, Pace
 from tables.play.payloads import player_url
 from tables.ratings import selectors as player_stats
 from tables.ratings.models import RatingChange
+from tables.records import selectors as records
 
 MATCHES_PER_PAGE = 20
 LEADERS_PER_PAGE = 50
@@ -83,7 +84,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     viewer = identity.player_for_request(request)
     staff = bool(request.user.is_staff)
     stats = player_stats.statistics(shown, viewer, staff)  # every match counts, private ones too
-    listed = player_stats.finished_match_keys(shown, viewer, staff)  # names only what viewer may see
+    listed = records.finished_match_keys(shown, viewer, staff)  # names only what viewer may see
     page = _page(request, listed, MATCHES_PER_PAGE, stats.listed)
     keys = list(page)
     changes = player_stats.rating_changes_for(shown, keys)
