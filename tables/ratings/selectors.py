@@ -102,12 +102,23 @@ def rating_history(player: Player, pace: str) -> list[float]:
     return list(reversed(latest.values_list("rating_after", flat=True)[:HISTORY_POINTS]))
 
 
+# What a row of a player's list reads: the match's result, its table's rules, and of each seat
+# its name and marks (not its preferences: a player's alert settings are JSON to parse, forty
+# times a page).
+SEAT_FIELDS = ("display_name", "user", "is_bot", "deleted_at", "bot_account_at")
+LISTED_MATCH_FIELDS = (
+    *("table", "outcome", "winner", "final_scores", "ended_at"),
+    *("table__ruleset_name", "table__rated", "table__seat0", "table__seat1"),
+    *(f"table__{seat}__{name}" for seat in ("seat0", "seat1") for name in SEAT_FIELDS),
+)
+
+
 def matches_by_key(keys: list[int]) -> list[Match]:
     """Those matches in that order, with both seats (for the opponent)."""
     rows = (
         Match.objects.filter(pk__in=keys)
         .select_related("table__seat0", "table__seat1")
-        .defer(*UNLISTED_MATCH_FIELDS)
+        .only(*LISTED_MATCH_FIELDS)
     )
     found = {match.pk: match for match in rows}
     return [found[key] for key in keys if key in found]
@@ -115,6 +126,7 @@ def matches_by_key(keys: list[int]) -> list[Match]:
 
 def rating_changes_for(player: Player, match_ids: list[int]) -> dict[int, RatingChange]:
     changes = RatingChange.objects.filter(player=player, match_id__in=match_ids)
+    changes = changes.only("match_id", "rating_before", "rating_after")
     return {change.match_id: change for change in changes}
 
 
