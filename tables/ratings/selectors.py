@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import BooleanField, Case, QuerySet, Value, When
+from django.db.models import BooleanField, Case, OuterRef, QuerySet, Subquery, Value, When
 from django.utils import timezone
 
 from tables.accounts.models import Player
@@ -102,7 +102,7 @@ def rating_history(player: Player, pace: str) -> list[float]:
     return list(reversed(latest.values_list("rating_after", flat=True)[:HISTORY_POINTS]))
 
 
-# What a row of a player's list reads: the match's result, its table's rules, and of each seat
+# What a row of a player's list reads of its match: the match's result, its table's rules, and of each seat
 # its name and marks (not its preferences: a player's alert settings are JSON to parse, forty
 # times a page).
 SEAT_FIELDS = ("display_name", "user", "is_bot", "deleted_at", "bot_account_at")
@@ -113,21 +113,23 @@ LISTED_MATCH_FIELDS = (
 )
 
 
-def matches_by_key(keys: list[int]) -> list[Match]:
-    """Those matches in that order, with both seats (for the opponent)."""
+def matches_by_key(player: Player, keys: list[int]) -> list[Match]:
+    """Those matches in that order, with both seats (for the opponent) and ``player``'s rating
+    change on each (``rating_before`` and ``rating_after``, None where none), in one query. The
+    keys come first from the player's list (one index range): joining the matches there would
+    join and annotate every row an OFFSET skips (23 ms at page 50 on the benchmark's data)."""
+    change = RatingChange.objects.filter(match=OuterRef("pk"), player=player)
     rows = (
         Match.objects.filter(pk__in=keys)
         .select_related("table__seat0", "table__seat1")
         .only(*LISTED_MATCH_FIELDS)
+        .annotate(
+            rating_before=Subquery(change.values("rating_before")[:1]),
+            rating_after=Subquery(change.values("rating_after")[:1]),
+        )
     )
     found = {match.pk: match for match in rows}
     return [found[key] for key in keys if key in found]
-
-
-def rating_changes_for(player: Player, match_ids: list[int]) -> dict[int, RatingChange]:
-    changes = RatingChange.objects.filter(player=player, match_id__in=match_ids)
-    changes = changes.only("match_id", "rating_before", "rating_after")
-    return {change.match_id: change for change in changes}
 
 
 def leaderboard(pace: str) -> QuerySet[Rating]:
