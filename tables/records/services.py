@@ -47,6 +47,19 @@ def record_match(table: Table, match: Match, last: Deal) -> bool:
     deals = [*earlier, {name: getattr(last, name) for name in DEAL_FIGURES}]
     public = table.visibility == PUBLIC
     seats = (table.seat0_id, table.seat1_id)
+    _add_to_players(seats, match, public, deals)
+    pair = _pair(seats, match.winner, public)
+    if pair is not None:
+        (low, high), added = pair
+        PairRecord.objects.bulk_create([PairRecord(low_id=low, high_id=high)], ignore_conflicts=True)
+        PairRecord.objects.filter(low_id=low, high_id=high).update(**_added(added), last_on=match.ended_at)
+    return True
+
+
+def _add_to_players(
+    seats: tuple[int | None, int | None], match: Match, public: bool, deals: list[Figures]
+) -> None:
+    """Each seated player's record (created if new, updated in player order) and list line."""
     counts = {
         player: _counts(seat, match.winner, public, deals) for seat, player in enumerate(seats) if player
     }
@@ -55,14 +68,8 @@ def record_match(table: Table, match: Match, last: Deal) -> bool:
     )
     for player in sorted(counts):
         PlayerRecord.objects.filter(pk=player).update(**_added(counts[player]))
-    lines = [_line(player, seats, match.pk, match.ended_at, public) for player in seats if player]
+    lines = [_line(player, seats, match.pk, match.ended_at, public) for player in sorted(counts)]
     PlayerMatch.objects.bulk_create(lines)
-    pair = _pair(seats, match.winner, public)
-    if pair is not None:
-        (low, high), added = pair
-        PairRecord.objects.bulk_create([PairRecord(low_id=low, high_id=high)], ignore_conflicts=True)
-        PairRecord.objects.filter(low_id=low, high_id=high).update(**_added(added), last_on=match.ended_at)
-    return True
 
 
 def _added(counts: dict[str, int]) -> dict[str, Any]:

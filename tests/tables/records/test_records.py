@@ -55,6 +55,10 @@ def _play_a_deal(table: Table) -> None:
             return
 
 
+def _playing(table: Table) -> bool:
+    return Match.objects.filter(table=table, status=Match.Status.PLAYING).exists()
+
+
 def _end_a_match(rng: random.Random, players: list[Player]) -> Table:
     ending = rng.choice(ENDINGS)
     owner, other = rng.sample(players, 2)
@@ -68,8 +72,8 @@ def _end_a_match(rng: random.Random, players: list[Player]) -> Table:
         services.join_table(table.pk, other)
     services.start_match(table.pk, owner)
     if ending == "resign_after_a_deal":
-        _play_a_deal(table)
-    if ending in ("resign_at_once", "resign_after_a_deal"):
+        _play_a_deal(table)  # that deal may have reached the target: the match is then over
+    if ending == "resign_at_once" or (ending == "resign_after_a_deal" and _playing(table)):
         services.resign(table.pk, rng.choice([owner] if robot else [owner, other]))
     elif ending == "forfeit":
         expire(table.invite_token)
