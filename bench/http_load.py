@@ -109,7 +109,17 @@ def load_options(description: str, seconds: int, connections: int, processes: in
     parser.add_argument("--connections", type=int, default=connections)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--processes", type=int, default=processes, help="daphne processes, one wrk each")
+    parser.add_argument(
+        "--port", type=int, help="the first daphne's port, the next ones follow (default: free ports)"
+    )
     return parser.parse_args()
+
+
+def server_ports(options: argparse.Namespace) -> list[int]:
+    """The daphne processes' ports: from --port on (a range kept for this run), else free ones."""
+    if options.port:
+        return [options.port + n for n in range(options.processes)]
+    return [servers.free_port() for _ in range(options.processes)]
 
 
 def fresh_site(workdir: Path) -> dict[str, str]:
@@ -139,7 +149,7 @@ def main() -> None:
         ("bare Django JSON view", "bench.bare_settings", "/bare/", None),
     ]:
         server_env = {**env, "DJANGO_SETTINGS_MODULE": settings_module}
-        ports = [servers.free_port() for _ in range(options.processes)]
+        ports = server_ports(options)
         pool = [servers.daphne(port, server_env, workdir / f"{port}.log") for port in ports]
         urls = [f"http://127.0.0.1:{port}{path}" for port in ports]
         try:

@@ -4,7 +4,7 @@ matches and 1,000 players, next to the table state in the same run, all under da
 and measured with wrk (bench/http_load.py's harness). A benchmark, not a test: see
 bench/README.md for the command and figures.
 
-    .venv/bin/python -m bench.player_pages [--seconds 5] [--connections 8] [--processes 2]
+    .venv/bin/python -m bench.player_pages [--seconds 5] [--connections 8] [--processes 2] [--port 8730]
 
 The database is a fresh SQLite file in a temporary directory unless DATABASE_URL is set.
 To measure another page, add a line to PAGES: its path may name {table}, {player} (the heavy
@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench.http_load import fresh_site, load_options, run_manage, wrk
+from bench.http_load import fresh_site, load_options, run_manage, server_ports, wrk
 from tests.tables.live import servers
 
 SETUP = """
@@ -44,8 +44,8 @@ regular = players[0]
 match = Match.objects.filter(table__seat0=regular, status="over").order_by("-ended_at").first()
 # A real finished match at a public table, for the step-by-step replay: alice against TITO
 # (eager Celery here: the robot answers each move at once), alice playing a plain strategy.
-import rules
 from tables.play import engine, selectors
+from tests.tables.plain_play import plain_action
 played = services.create_table(alice, visibility="public")
 services.add_bot(played.pk, alice, "tito")
 services.start_match(played.pk, alice)
@@ -53,16 +53,7 @@ while True:
     now = selectors.get_table(played.pk)
     if now.current_deal.match.status == "over":
         break
-    state = engine.load_deal(now.current_deal)
-    legal = [str(action) for action in state.legal_actions()]
-    finish = [action for action in legal if action.split()[0] in ("big_gin", "gin", "knock")]
-    if finish:
-        chosen = finish[0]
-    elif state.phase == "discard":
-        chosen = f"discard {rules.best_discard(state.hand(0), exclude=state.just_taken).card}"
-    else:
-        chosen = "draw_stock" if "draw_stock" in legal else "pass"
-    services.apply_move(played.pk, alice, chosen, now.version)
+    services.apply_move(played.pk, alice, plain_action(engine.load_deal(now.current_deal)), now.version)
 replayed = now.current_deal.match
 # The heavy player's social pages, through the writers: 200 followed accounts seen at different
 # times, 500 inbox lines (the most kept) of which half read, and a rival with a head-to-head record.
@@ -164,7 +155,7 @@ def main() -> None:
     keys += ("COOKIE", "HEAVY", "RIVALS", "LOGOUT")  # type: ignore[assignment]  # a longer tuple
     names = {key.lower(): words[words.index(key) + 1] for key in keys}
     print(f"the heavy player #{names['player']} and the rival #{names['rival']}: {names['versus']} matches")
-    ports = [servers.free_port() for _ in range(options.processes)]
+    ports = server_ports(options)
     pool = [servers.daphne(port, env, workdir / f"{port}.log") for port in ports]
     try:
         time.sleep(1)

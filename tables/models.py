@@ -7,6 +7,7 @@ from tables.fairplay.models import FairPlaySignal, ScreenedDecision, Screening
 from tables.play.models import ChatMessage, ChatMute, Deal, Match, Move, Pace, Table, new_invite_token
 from tables.practice.models import PracticePosition
 from tables.ratings.models import Rating, RatingChange
+from tables.records.models import PairRecord, PlayerRecord, RecordedMatch
 from tables.reviews.models import DealReview
 from tables.social.models import Block, Follow, MatchNote, ModerationAction, Report, SocialSettings
 
@@ -26,10 +27,13 @@ __all__ = [
     "ModerationAction",
     "Move",
     "Pace",
+    "PairRecord",
     "Player",
+    "PlayerRecord",
     "PracticePosition",
     "Rating",
     "RatingChange",
+    "RecordedMatch",
     "Report",
     "ScreenedDecision",
     "Screening",

@@ -15,7 +15,7 @@ from tables.accounts.models import Player
 from tables.play.models import Match, Pace
 from tables.play.payloads import player_url
 from tables.ratings import selectors as player_stats
-from tables.ratings.models import RatingChange
+from tables.records import selectors as records
 from tables.reviews import selectors as review_accuracy
 
 MATCHES_PER_PAGE = 20
@@ -55,7 +55,21 @@ def _page(request: HttpRequest, items: Any, size: int, count: int | None = None)
     return paginator.get_page(request.GET.get("page"))
 
 
-def _match_row(match: Match, player: Player, change: RatingChange | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Change:
+    """The player's rating after a listed match, and how far that match moved it."""
+
+    rating_after: float
+    difference: float
+
+
+def _change(match: Match) -> Change | None:
+    """The annotations of matches_by_key."""
+    before, after = getattr(match, "rating_before", None), getattr(match, "rating_after", None)
+    return None if before is None or after is None else Change(after, after - before)
+
+
+def _match_row(match: Match, player: Player) -> dict[str, Any]:
     table = match.table
     seat = 0 if table.seat0_id == player.pk else 1
     opponent = table.seats[1 - seat]
@@ -68,7 +82,7 @@ def _match_row(match: Match, player: Player, change: RatingChange | None) -> dic
         "score": (scores[seat]["total"], scores[1 - seat]["total"]),
         "ruleset": table.ruleset_name,
         "rated": table.rated,
-        "change": change,
+        "change": _change(match),
     }
 
 
@@ -84,11 +98,9 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     viewer = identity.player_for_request(request)
     staff = bool(request.user.is_staff)
     stats = player_stats.statistics(shown, viewer, staff)  # every match counts, private ones too
-    listed = player_stats.finished_match_keys(shown, viewer, staff)  # names only what viewer may see
+    listed = records.finished_match_keys(shown, viewer, staff)  # names only what viewer may see
     page = _page(request, listed, MATCHES_PER_PAGE, stats.listed)
-    keys = list(page)
-    changes = player_stats.rating_changes_for(shown, keys)
-    matches = player_stats.matches_by_key(keys)
+    matches = player_stats.matches_by_key(shown, list(page))
     context = {
         "shown": shown,
         # An account looking at someone else's page may challenge them (the new-table form).
@@ -101,7 +113,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "accuracy": review_accuracy.player_accuracy(shown),
         "robots_accuracy": review_accuracy.robots_accuracy(),
         "page": page,
-        "rows": [_match_row(match, shown, changes.get(match.pk)) for match in matches],
+        "rows": [_match_row(match, shown) for match in matches],
     }
     return render(request, "tables/player.html", context)
 

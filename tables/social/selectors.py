@@ -8,12 +8,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Value, When
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When
 
 from tables.accounts.models import Player
 from tables.archive.selectors import tables_shown_to
 from tables.play.models import Match
 from tables.ratings.selectors import UNLISTED_MATCH_FIELDS
+from tables.records import selectors as records
 from tables.social.models import Block, Follow, MatchNote, SocialSettings
 
 # A socket's presence lease (tables.alerts.presence.LEASE_SECONDS): every open socket of an
@@ -232,20 +233,13 @@ def versus_matches(viewer: Player, other: Player) -> QuerySet[Match]:
 
 
 def head_to_head(viewer: Player, other: Player) -> HeadToHead:
-    """One aggregate query over versus_matches."""
-    won = (_seated(viewer, 0) & Q(winner=0)) | (_seated(viewer, 1) & Q(winner=1))
-    lost = (_seated(other, 0) & Q(winner=0)) | (_seated(other, 1) & Q(winner=1))
-    totals = (
-        versus_matches(viewer, other)
-        .order_by()
-        .aggregate(
-            won=Count("pk", filter=won),
-            lost=Count("pk", filter=lost),
-            matches=Count("pk"),
-            last=Max("ended_at"),
-        )
-    )
-    return HeadToHead(totals["won"], totals["lost"], totals["matches"], totals["last"])
+    """The pair's record, kept as each of their matches ends (tables.records): one row by its key.
+    The viewer is one of the two, so every match between them counts, invite-only ones too."""
+    record = records.pair_record(viewer, other)
+    if record is None:
+        return HeadToHead(0, 0, 0, None)
+    won, lost = records.wins_of(record, viewer)
+    return HeadToHead(won, lost, record.matches, record.last_on)
 
 
 def note_of(author: Player | None, match_id: int | None) -> MatchNote | None:

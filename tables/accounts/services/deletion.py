@@ -4,10 +4,11 @@ Its running matches end first by resignation through play's writers (ratings mov
 are told), tables it opened and never played are removed, then in one transaction its personal
 data is erased: the login (allauth's user with its email addresses, second factors, sessions and
 API tokens), chat it wrote, mutes, push subscriptions, alert records, presence, vacations,
-challenges, ratings, data exports, the reviews it asked for (its name and address), its inbox
-and the other accounts' inbox lines that name it. The player row stays, emptied and marked deleted, because its finished
-matches keep their seat for the opponents' archives, replays and rating histories: everywhere a
-name is shown it reads "deleted player" (``Player.name``), and it has no page.
+challenges, ratings and its own records (tables.records), data exports, the reviews it asked for
+(its name and address), its practice, its inbox and the other accounts' inbox lines that name it.
+The player row stays, emptied and marked deleted, because its finished matches keep their seat
+for the opponents' archives, replays, rating histories and records: everywhere a name is shown
+it reads "deleted player" (``Player.name``), and it has no page.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from tables.play import services as play
 from tables.play.models import ChatMessage, ChatMute, Match, Table
 from tables.practice.models import PracticePosition
 from tables.ratings.models import Rating
+from tables.records.models import PlayerMatch, PlayerRecord
 from tables.reviews.models import DealReview
 from tables.social.models import Block, Follow, MatchNote, Report, SocialSettings
 
@@ -92,6 +94,8 @@ def _erase(player: Player) -> None:
     TablePresence.objects.filter(player=player).delete()
     Activity.objects.filter(player=player).delete()
     Rating.objects.filter(player=player).delete()
+    PlayerRecord.objects.filter(player=player).delete()  # its page's totals and list; the pairs'
+    PlayerMatch.objects.filter(player=player).delete()  # records stay for the opponents' pages
     Follow.objects.filter(Q(follower=player) | Q(followed=player)).delete()
     Block.objects.filter(Q(blocker=player) | Q(blocked=player)).delete()
     SocialSettings.objects.filter(player=player).delete()

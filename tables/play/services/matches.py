@@ -25,6 +25,7 @@ from tables.play.services.common import (
     start_clock,
 )
 from tables.ratings.services import rate_match, require_rated_seat
+from tables.records.services import record_match
 
 
 def start_match(table_ref: TableRef, actor: Player, expected_version: int | None = None) -> Outcome:
@@ -115,13 +116,14 @@ def abandon(table: Table, deal: Deal, match: Match, outcome: str, leaver: int) -
     deal.deadline, deal.paused_left = None, None
     deal.save()
     reason = "forfeit" if outcome == Match.Outcome.FORFEIT else "resign"
-    end_match(table, match, engine.load_match(match).resign(leaver, reason), outcome)
+    end_match(table, match, deal, engine.load_match(match).resign(leaver, reason), outcome)
 
 
-def end_match(table: Table, match: Match, record: rules.Match, outcome: str) -> None:
-    """The one place a match ends (played to the end, resigned or forfeit): its ratings move and
-    its players' inbox lines are written here, in the same transaction, and a rated match that
-    counted waits for its fair-play screening."""
+def end_match(table: Table, match: Match, last: Deal, record: rules.Match, outcome: str) -> None:
+    """The one place a match ends (played to the end, resigned or forfeit): its ratings move, its
+    players' records (tables.records) count it and their inbox lines are written here, in the same
+    transaction, and a rated match that counted waits for its fair-play screening. ``last``: the
+    match's last deal, as it stands in memory (the move that ended it may not have saved it yet)."""
     match.record = record.to_dict()
     match.status = Match.Status.OVER
     match.outcome = outcome
@@ -132,4 +134,5 @@ def end_match(table: Table, match: Match, record: rules.Match, outcome: str) -> 
     match.save()
     if rate_match(match):
         screen_later(match)
+    record_match(table, match, last)
     inbox_lines.match_over(table, match, record)

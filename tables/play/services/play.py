@@ -226,7 +226,7 @@ def _record_deal(table: Table, deal: Deal, state: rules.Deal) -> None:
     record = engine.load_match(match).record(state)
     match.record = record.to_dict()
     if record.is_over:
-        end_match(table, match, record, Match.Outcome.COMPLETED)
+        end_match(table, match, deal, record, Match.Outcome.COMPLETED)
         deal.deadline = None
     else:
         match.save(update_fields=["record"])

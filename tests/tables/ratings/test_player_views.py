@@ -18,6 +18,7 @@ from tables.ratings import glicko2
 from tables.ratings import selectors as player_stats
 from tables.ratings.models import Rating, RatingChange
 from tables.ratings.views import rating_chart
+from tables.records import selectors as records
 from tests.tables.helpers import ApiClient, open_table
 from tests.tables.rating_helpers import RATED, rated_game, to_last_move
 from tests.tables.seed_players import seed, unseed
@@ -35,10 +36,10 @@ def client(client, settings):
 @pytest.mark.slow  # whole matches, 1 to 2 s
 def test_a_rated_match_shows_on_both_players_pages_and_the_leaderboard(client):
     token, players = rated_game()
-    mover, body = to_last_move(token, players)
-    mover.ok("post", f"/tables/{token}/moves", body)
     # A visitor sees the match listed at a public table only (test_private_matches.py).
     Table.objects.filter(invite_token=token).update(visibility=Table.Visibility.PUBLIC)
+    mover, body = to_last_move(token, players)
+    mover.ok("post", f"/tables/{token}/moves", body)
     alice, bob = (Player.objects.get(user__username=name) for name in ("alice", "bob"))
     page = client.get(f"/players/{alice.pk}/").content.decode()
     change = RatingChange.objects.get(player=alice)
@@ -92,13 +93,16 @@ def ten_thousand_matches():
 @pytest.mark.slow  # seeds many players and matches, 5 to 10 s
 def test_the_pages_cost_a_bounded_number_of_queries(client, ten_thousand_matches, django_assert_num_queries):
     regular = ten_thousand_matches[0]  # in 2,000 of the matches
-    # A player page: the player, ratings, two rating histories, the statistics (with how many
-    # matches the visitor may see listed: no COUNT of its own), a page of keys, their matches and
-    # rating changes, presence, the accuracy (the player's over their last reviewed matches, the
-    # robots' by seat). Fixed: a new query is a choice.
+    # A player page: the player with its record (the statistics, and how many matches the visitor
+    # may see listed: no COUNT, no aggregate), ratings, two rating histories, a page of keys from
+    # the player's list, their matches with the player's rating changes, presence, the player's
+    # accuracy over their last reviewed matches (the robots' come from the cache, filled by the
+    # first page shown). The same on a deep page (a range of the list's index). Fixed: a new
+    # query is a choice.
+    assert client.get(f"/players/{regular.pk}/").status_code == 200
     for path, queries in (
-        (f"/players/{regular.pk}/", 12),
-        (f"/players/{regular.pk}/?page=50", 12),
+        (f"/players/{regular.pk}/", 8),
+        (f"/players/{regular.pk}/?page=50", 8),
         ("/leaderboard/?pace=live&page=3", 2),
     ):
         with django_assert_num_queries(queries):
@@ -107,11 +111,20 @@ def test_the_pages_cost_a_bounded_number_of_queries(client, ten_thousand_matches
     owner = Client()
     owner.force_login(regular.user)  # sees every match of theirs: the page count is the statistics'
     owner.get("/")  # where the session was last seen is written once a minute, not by this page
-    with django_assert_num_queries(15):  # and the session, its user and its player
+    with django_assert_num_queries(11):  # and the session, its user and its player
         assert owner.get(f"/players/{regular.pk}/?page=50").status_code == 200
+    # Another account's visit: their pair's record twice (how many invite-only matches between
+    # them it may see listed, and the head-to-head line), follow and block with the presence.
+    rival = Client()
+    rival.force_login(ten_thousand_matches[1].user)
+    rival.get("/")
+    for path in (f"/players/{regular.pk}/", f"/players/{regular.pk}/?page=50"):
+        with django_assert_num_queries(13):
+            page = rival.get(path).content.decode()
+        assert 'id="head-to-head"' in page, path
     page = client.get(f"/players/{regular.pk}/").content.decode()
     pages = int(re.search(r"Page 1 of (\d+)", page).group(1))
-    listed = player_stats.finished_match_keys(regular, None, False).count()  # invite-only ones left out
+    listed = records.finished_match_keys(regular, None, False).count()  # invite-only ones left out
     assert listed < player_stats.statistics(regular).matches
     # The statistics' pass counts what each visitor may see listed, as the list itself does.
     everything = player_stats.statistics(regular).matches
@@ -119,7 +132,7 @@ def test_the_pages_cost_a_bounded_number_of_queries(client, ten_thousand_matches
     assert player_stats.statistics(regular, regular, False).listed == everything
     assert player_stats.statistics(regular, None, True).listed == everything
     other = ten_thousand_matches[1]
-    seen_by_other = player_stats.finished_match_keys(regular, other, False).count()
+    seen_by_other = records.finished_match_keys(regular, other, False).count()
     assert listed <= seen_by_other == player_stats.statistics(regular, other, False).listed
     assert pages == -(-listed // 20) and pages >= 50
     assert page.count("<tr>") == 21  # the header and 20 matches

@@ -16,6 +16,8 @@ from tables.archive import selectors as archive
 from tables.play.models import Match, Table
 from tables.ratings import selectors as player_stats
 from tables.ratings import views as player_views
+from tables.records import selectors as record_reads
+from tables.records import services as records
 from tests.tables.helpers import ApiClient, make_account_client, started
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +57,7 @@ def world(db, monkeypatch):
     private, private_token = _resigned(alice, bob)
     public, public_token = _resigned(alice, dave, visibility="public")
     Match.objects.filter(pk=private.pk).update(final_scores=[_score(137), _score(59)], ended_at=PRIVATE_DAY)
+    records.rebuild()  # the day changed behind the writers' back: the players' lists recounted
     return {
         "clients": {"alice": alice, "bob": bob},
         "people": people,
@@ -166,6 +169,7 @@ def test_the_lists_filter_is_the_archives_rule(world, visibility):
     """tables_shown_to (the lists' filter) agrees with may_view_matches_at (the archive's 404)."""
     table = Table.objects.get(invite_token=world["private_token"])
     Table.objects.filter(pk=table.pk).update(visibility=visibility)
+    records.rebuild()
     table.refresh_from_db()
     carol = player_for_user(make_account_client("carol@example.com").user)
     viewers = [world["people"]["alice"], world["people"]["bob"], world["people"]["dave"], carol, None]
@@ -173,3 +177,6 @@ def test_the_lists_filter_is_the_archives_rule(world, visibility):
         for staff in (False, True):
             listed = Table.objects.filter(pk=table.pk).filter(archive.tables_shown_to(viewer, staff)).exists()
             assert listed == archive.may_view_matches_at(table, viewer, staff), (viewer, staff)
+            # The player page's list (the records' lines, counted as the match ended) agrees too.
+            keys = record_reads.finished_match_keys(world["people"]["alice"], viewer, staff)
+            assert (world["private"].pk in keys) == listed, (viewer, staff)
