@@ -8,6 +8,7 @@ from tables.play.models import ChatMessage, ChatMute, Deal, Match, Move, Pace, T
 from tables.ratings.models import Rating, RatingChange
 from tables.reviews.models import DealReview
 from tables.social.models import Block, Follow, MatchNote, ModerationAction, Report, SocialSettings
+from tables.tournaments.models import Entry, Pairing, Round, Tournament
 
 __all__ = [
     "ApiToken",
@@ -18,6 +19,7 @@ __all__ = [
     "DataExport",
     "Deal",
     "DealReview",
+    "Entry",
     "FairPlaySignal",
     "Follow",
     "Match",
@@ -25,14 +27,17 @@ __all__ = [
     "ModerationAction",
     "Move",
     "Pace",
+    "Pairing",
     "Player",
     "Rating",
     "RatingChange",
     "Report",
+    "Round",
     "ScreenedDecision",
     "Screening",
     "SocialSettings",
     "Table",
+    "Tournament",
     "Vacation",
     "new_invite_token",
 ]

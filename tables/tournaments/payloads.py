@@ -1,0 +1,160 @@
+"""What the API and the pages show of a tournament: settings, entry rules for the viewer,
+players, rounds with their pairings, and standings. Only names, results and table links: a
+match's cards stay at its table, which shows each viewer what the engine lets them see."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from tables.accounts.models import Player
+from tables.tournaments import selectors
+from tables.tournaments.engine.standings import Result, Standing, standings
+from tables.tournaments.models import Entry, Pairing, Tournament
+
+
+def tournament_summary(tournament: Tournament) -> dict[str, Any]:
+    players = getattr(tournament, "players", None)
+    if players is None:
+        players = tournament.entries.filter(withdrawn_at__isnull=True).count()
+    return {
+        "id": tournament.pk,
+        "token": tournament.invite_token,
+        "name": tournament.name,
+        "format": tournament.format,
+        "status": tournament.status,
+        "ruleset": tournament.ruleset_name,
+        "turn_seconds": tournament.turn_seconds,
+        "pace": tournament.pace,
+        "rated": tournament.rated,
+        "visibility": tournament.visibility,
+        "players": players,
+        "max_players": tournament.max_players,
+        "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
+        "round": tournament.round_number,
+        "winner": tournament.winner.name if tournament.winner else None,
+        "version": tournament.version,
+    }
+
+
+def tournament_detail(tournament: Tournament, viewer: Player | None, now: dt.datetime) -> dict[str, Any]:
+    entries = {
+        entry.pk: entry for entry in tournament.entries.select_related("player").order_by("seed", "joined_at")
+    }
+    pairings = selectors.all_pairings(tournament)
+    checks = selectors.entry_rules(tournament, viewer, now)
+    return {
+        **tournament_summary(tournament),
+        "settings": _settings(tournament),
+        "creator": tournament.creator.name,
+        "entry_rules": [{"rule": c.rule, "met": c.met, "reason": c.reason} for c in checks],
+        "may_join": tournament.status == Tournament.Status.REGISTERING and all(c.met for c in checks),
+        "entered": viewer is not None
+        and any(e.player_id == viewer.pk and e.active for e in entries.values()),
+        "entries": [_entry(entry) for entry in entries.values()],
+        "rounds": _rounds(tournament, entries, pairings),
+    }
+
+
+def _settings(tournament: Tournament) -> dict[str, Any]:
+    options = tournament.options()
+    return {
+        "target": options.get("target"),
+        "hollywood": bool(options.get("hollywood", False)),
+        "move_log": options.get("move_log"),
+        "vacation_allowed": tournament.vacation_allowed,
+        "swiss_rounds": tournament.swiss_rounds if tournament.is_swiss else None,
+        "group_size": None if tournament.is_swiss else tournament.group_size,
+        "advance_per_group": None if tournament.is_swiss else tournament.advance_per_group,
+        "runners_up": None if tournament.is_swiss else tournament.runners_up,
+        "home_and_away": None if tournament.is_swiss else tournament.home_and_away,
+        "min_rating": tournament.min_rating,
+        "max_rating": tournament.max_rating,
+        "min_rated_matches": tournament.min_rated_matches,
+        "max_timeout_percent": tournament.max_timeout_percent,
+        "accounts_only": tournament.accounts_only,
+    }
+
+
+def _entry(entry: Entry) -> dict[str, Any]:
+    return {
+        "id": entry.pk,
+        "player_id": entry.player_id,
+        "name": entry.player.name,
+        "robot": entry.player.is_bot,
+        "seed": entry.seed,
+        "rating": round(entry.rating),
+        "withdrawn": not entry.active,
+        "place": entry.place,
+    }
+
+
+def _rounds(
+    tournament: Tournament, entries: dict[int, Entry], pairings: list[Pairing]
+) -> list[dict[str, Any]]:
+    by_round: dict[int, dict[int, list[Pairing]]] = {}
+    for pairing in pairings:
+        by_round.setdefault(pairing.round.number, {}).setdefault(pairing.group, []).append(pairing)
+    seeds = {pk: entry.seed or 0 for pk, entry in entries.items()}
+    rounds = []
+    for number in sorted(by_round):
+        groups = []
+        for group, rows in sorted(by_round[number].items()):
+            members = sorted({p.first_id for p in rows} | {p.second_id for p in rows if p.second_id})
+            table = standings(members, _results(rows), seeds) if not tournament.is_swiss else []
+            groups.append(
+                {
+                    "group": group,
+                    "pairings": [_pairing(p, entries) for p in rows],
+                    "standings": [_standing(s, entries) for s in table],
+                }
+            )
+        rounds.append({"number": number, "groups": groups})
+    if tournament.is_swiss and pairings:
+        results = _results(pairings)
+        byes: dict[int, int] = {}
+        for p in pairings:
+            if p.second_id is None:
+                byes[p.first_id] = byes.get(p.first_id, 0) + 1
+        table = standings(list(entries), results, seeds, byes, swiss=True)
+        rounds.append(
+            {
+                "number": None,
+                "groups": [{"group": 0, "pairings": [], "standings": [_standing(s, entries) for s in table]}],
+            }
+        )
+    return rounds
+
+
+def _results(rows: list[Pairing]) -> list[Result]:
+    return [result for result in map(selectors.result_of, rows) if result is not None]
+
+
+def _pairing(pairing: Pairing, entries: dict[int, Entry]) -> dict[str, Any]:
+    table = pairing.table
+    return {
+        "id": pairing.pk,
+        "first": entries[pairing.first_id].player.name,
+        "second": entries[pairing.second_id].player.name if pairing.second_id else None,
+        "first_entry": pairing.first_id,
+        "second_entry": pairing.second_id,
+        "finished": pairing.finished_at is not None,
+        "winner_entry": pairing.winner_id,
+        "first_points": pairing.first_points,
+        "second_points": pairing.second_points,
+        "forfeited": pairing.forfeited,
+        "table": table.invite_token if table is not None else None,
+    }
+
+
+def _standing(standing: Standing, entries: dict[int, Entry]) -> dict[str, Any]:
+    return {
+        "entry": standing.player,
+        "name": entries[standing.player].player.name,
+        "played": standing.played,
+        "match_points": float(standing.match_points),
+        "difference": standing.difference,
+        "head_to_head": standing.head_to_head / 2,
+        "tiebreak": standing.tiebreak / 2,
+        "withdrawn": not entries[standing.player].active,
+    }
