@@ -24,6 +24,7 @@ class TablesConfig(AppConfig):
         from tables.live import events
         from tables.play import tasks as play_tasks  # noqa: F401
         from tables.reviews import tasks as review_tasks  # noqa: F401
+        from tables.tournaments import tasks as tournament_tasks  # noqa: F401
         from tables.tournaments import watchers as tournament_watchers
 
         # Live publishing first: the sockets hear of a move before any follow-up runs.
