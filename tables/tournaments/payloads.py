@@ -12,6 +12,10 @@ from tables.tournaments import selectors
 from tables.tournaments.engine.standings import Result, Standing, standings
 from tables.tournaments.models import Entry, Pairing, Tournament
 
+# The engine keeps match points doubled: Buchholz sums them (so twice the real figure) and
+# Sonneborn-Berger multiplies two of them (four times).
+BUCHHOLZ_SCALE, SONNEBORN_BERGER_SCALE = 2, 4
+
 
 def tournament_summary(tournament: Tournament) -> dict[str, Any]:
     players = getattr(tournament, "players", None)
@@ -106,7 +110,7 @@ def _rounds(
                 {
                     "group": group,
                     "pairings": [_pairing(p, entries) for p in rows],
-                    "standings": [_standing(s, entries) for s in table],
+                    "standings": [_standing(s, entries, SONNEBORN_BERGER_SCALE) for s in table],
                 }
             )
         rounds.append({"number": number, "groups": groups})
@@ -120,7 +124,13 @@ def _rounds(
         rounds.append(
             {
                 "number": None,
-                "groups": [{"group": 0, "pairings": [], "standings": [_standing(s, entries) for s in table]}],
+                "groups": [
+                    {
+                        "group": 0,
+                        "pairings": [],
+                        "standings": [_standing(s, entries, BUCHHOLZ_SCALE) for s in table],
+                    }
+                ],
             }
         )
     return rounds
@@ -147,7 +157,7 @@ def _pairing(pairing: Pairing, entries: dict[int, Entry]) -> dict[str, Any]:
     }
 
 
-def _standing(standing: Standing, entries: dict[int, Entry]) -> dict[str, Any]:
+def _standing(standing: Standing, entries: dict[int, Entry], scale: int) -> dict[str, Any]:
     return {
         "entry": standing.player,
         "name": entries[standing.player].player.name,
@@ -155,6 +165,6 @@ def _standing(standing: Standing, entries: dict[int, Entry]) -> dict[str, Any]:
         "match_points": float(standing.match_points),
         "difference": standing.difference,
         "head_to_head": standing.head_to_head / 2,
-        "tiebreak": standing.tiebreak / 2,
+        "tiebreak": standing.tiebreak / scale,
         "withdrawn": not entries[standing.player].active,
     }

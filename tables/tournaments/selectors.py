@@ -148,3 +148,15 @@ def listed(status: str, filters: Mapping[str, str]) -> list[Tournament]:
 def seeds_of(tournament: Tournament) -> dict[int, int]:
     """Each entry's seed (fixed at the start; 0 before it)."""
     return {pk: seed or 0 for pk, seed in tournament.entries.values_list("pk", "seed")}
+
+
+def joinable(rows: list[Tournament], player: Player | None, now: dt.datetime) -> list[Tournament]:
+    """The registering tournaments whose every entry rule ``player`` meets, with a place left."""
+    return [
+        row
+        for row in rows
+        if row.status == Tournament.Status.REGISTERING
+        and getattr(row, "players", 0) < row.max_players
+        and all(check.met for check in entry_rules(row, player, now))
+        and (player is None or not row.entries.filter(player=player).exists())
+    ]

@@ -32,6 +32,7 @@ from tables.tournaments.services.results import withdraw_running
 from tables.tournaments.services.running import start_locked
 
 TABLE_OPTIONS = (
+    "spectator_chat",
     "ruleset",
     "target",
     "custom",
