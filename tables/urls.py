@@ -51,6 +51,10 @@ urlpatterns = [
     path("me/presence/", social_views.presence_setting, name="presence_setting"),
     path("leaderboard/", player_views.leaderboard, name="leaderboard"),
     path("tournaments/", tournament_views.tournaments_list, name="tournaments"),
+    path("tournaments/new/", tournament_views.new_tournament, name="new_tournament"),
     path("tournaments/<str:token>/", tournament_views.tournament_page, name="tournament"),
+    path(
+        "tournaments/<str:token>/<str:action>/", tournament_views.tournament_action, name="tournament_action"
+    ),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]

@@ -168,3 +168,92 @@ def _standing(standing: Standing, entries: dict[int, Entry], scale: int) -> dict
         "tiebreak": standing.tiebreak / scale,
         "withdrawn": not entries[standing.player].active,
     }
+
+
+def crosstable(detail: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each active round's grid: per group, its players in standings order (or seed order in a
+    Swiss) and, for each pair, the result from the row player's side with its table's link."""
+    if detail["format"] == Tournament.Format.SWISS:
+        return swiss_crosstable(detail)
+    grids = []
+    for round_ in detail["rounds"]:
+        for group in round_["groups"]:
+            order = [row["entry"] for row in group["standings"]] or _players_of(group["pairings"])
+            names = {e["id"]: e["name"] for e in detail["entries"]}
+            cells = {(p["first_entry"], p["second_entry"]): p for p in group["pairings"] if p["second_entry"]}
+            rows = [{"name": names[me], "cells": [_cell(cells, me, them) for them in order]} for me in order]
+            grids.append(
+                {
+                    "round": round_["number"],
+                    "group": group["group"],
+                    "names": [names[e] for e in order],
+                    "rows": rows,
+                }
+            )
+    return grids
+
+
+def _players_of(pairings: list[dict[str, Any]]) -> list[int]:
+    seen: list[int] = []
+    for pairing in pairings:
+        for entry in (pairing["first_entry"], pairing["second_entry"]):
+            if entry is not None and entry not in seen:
+                seen.append(entry)
+    return seen
+
+
+def _cell(cells: dict[tuple[int, int], dict[str, Any]], me: int, them: int) -> dict[str, Any] | None:
+    """The match between ``me`` and ``them`` seen from ``me`` (home and away: the first found)."""
+    pairing = cells.get((me, them)) or cells.get((them, me))
+    if me == them or pairing is None:
+        return None
+    mine, theirs = (
+        (pairing["first_points"], pairing["second_points"])
+        if pairing["first_entry"] == me
+        else (pairing["second_points"], pairing["first_points"])
+    )
+    if not pairing["finished"]:
+        mark = "…"
+    elif pairing["winner_entry"] is None:
+        mark = "½"
+    else:
+        mark = "1" if pairing["winner_entry"] == me else "0"
+    return {
+        "mark": mark,
+        "score": f"{mine}–{theirs}" if pairing["finished"] else "",
+        "table": pairing["table"],
+    }
+
+
+def swiss_crosstable(detail: dict[str, Any]) -> list[dict[str, Any]]:
+    """One grid: the players in standings order, a column per round with the opponent met and
+    the result from the row player's side (a bye: "+")."""
+    played = [r for r in detail["rounds"] if r["number"] is not None]
+    final = [r for r in detail["rounds"] if r["number"] is None]
+    if not final:
+        return []
+    order = [row["entry"] for row in final[0]["groups"][0]["standings"]]
+    names = {e["id"]: e["name"] for e in detail["entries"]}
+    rows = []
+    for me in order:
+        cells = []
+        for round_ in played:
+            pairing = next(
+                (
+                    p
+                    for g in round_["groups"]
+                    for p in g["pairings"]
+                    if me in (p["first_entry"], p["second_entry"])
+                ),
+                None,
+            )
+            if pairing is None or pairing["second_entry"] is None:
+                cells.append(
+                    {"mark": "+" if pairing else "", "score": "", "table": None} if pairing else None
+                )
+                continue
+            them = pairing["second_entry"] if pairing["first_entry"] == me else pairing["first_entry"]
+            cell = _cell({(pairing["first_entry"], pairing["second_entry"]): pairing}, me, them)
+            cells.append(cell and {**cell, "score": f"{names[them]} {cell['score']}"})
+        rows.append({"name": names[me], "cells": cells})
+    return [{"round": None, "group": 0, "names": [str(r["number"]) for r in played], "rows": rows}]
