@@ -18,6 +18,7 @@ from tables.accounts.models import Player
 from tables.core.errors import BadRequest, Conflict, Forbidden
 from tables.play.models import Table
 from tables.play.services.seats import bot_player, check_table_options
+from tables.social import selectors as social
 from tables.tournaments import selectors
 from tables.tournaments.models import Entry, Tournament
 from tables.tournaments.services.common import (
@@ -142,7 +143,16 @@ def join(ref: TournamentRef, player: Player) -> Entry:
         ]
         if unmet:
             raise Forbidden(unmet[0].reason, extra={"rule": unmet[0].rule})
+        _refuse_blocked(tournament, player)
         return _take_place(tournament, player)
+
+
+def _refuse_blocked(tournament: Tournament, player: Player) -> None:
+    """Two accounts of which one blocks the other are never in one event: a table between them
+    would be refused (tables.social). Which entrant it is stays unsaid, as at a table."""
+    entered = set(tournament.entries.values_list("player_id", flat=True))
+    if entered & social.blocked_either_way(player):
+        raise Forbidden(gettext("You cannot join this tournament."))
 
 
 def add_robot(ref: TournamentRef, actor: Player, level: str) -> Entry:

@@ -15,6 +15,7 @@ from tables.background import registry
 from tables.core.errors import BadRequest, Conflict, Forbidden
 from tables.play.models import Match, Table
 from tables.ratings.models import Rating
+from tables.social.models import Block
 from tables.tournaments import services
 from tables.tournaments.models import Entry, Pairing, Tournament
 from tables.tournaments.tasks import sweep_tournaments as sweep_task
@@ -227,3 +228,13 @@ def test_the_periodic_sweep_is_registered_and_runs_the_start():
     Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - dt.timedelta(seconds=1))
     assert sweep_task() == 1
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.RUNNING
+
+
+def test_an_account_cannot_join_an_event_with_one_it_blocks_or_that_blocks_it():
+    creator, blocker, blocked = accounts(3)
+    Block.objects.create(blocker=blocker, blocked=blocked)
+    tournament = swiss(creator)
+    services.join(tournament.pk, blocked)
+    with pytest.raises(Forbidden):
+        services.join(tournament.pk, blocker)
+    assert Entry.objects.count() == 1
