@@ -16,6 +16,7 @@ from tables.play.models import Match, Pace
 from tables.play.payloads import player_url
 from tables.ratings import selectors as player_stats
 from tables.ratings.models import RatingChange
+from tables.tournaments import selectors as tournament_selectors
 
 MATCHES_PER_PAGE = 20
 LEADERS_PER_PAGE = 50
@@ -99,6 +100,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "stats": stats,
         "page": page,
         "rows": [_match_row(match, shown, changes.get(match.pk)) for match in matches],
+        "tournaments": tournament_selectors.events_of(shown, viewer),
     }
     return render(request, "tables/player.html", context)
 

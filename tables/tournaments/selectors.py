@@ -160,3 +160,12 @@ def joinable(rows: list[Tournament], player: Player | None, now: dt.datetime) ->
         and all(check.met for check in entry_rules(row, player, now))
         and (player is None or not row.entries.filter(player=player).exists())
     ]
+
+
+def events_of(player: Player, viewer: Player | None) -> list[Entry]:
+    """The player's entries in tournaments under way or over, latest first, in one query: the
+    listed ones, and the invite-only ones to the player only."""
+    rows = Entry.objects.filter(player=player).exclude(tournament__status=Tournament.Status.CANCELLED)
+    if viewer is None or viewer.pk != player.pk:
+        rows = rows.filter(tournament__visibility=Tournament.Visibility.PUBLIC)
+    return list(rows.select_related("tournament").order_by("-tournament__created_at"))

@@ -94,10 +94,10 @@ def test_the_pages_cost_a_bounded_number_of_queries(client, ten_thousand_matches
     regular = ten_thousand_matches[0]  # in 2,000 of the matches
     # A player page: the player, ratings, two rating histories, the statistics (with how many
     # matches the visitor may see listed: no COUNT of its own), a page of keys, their matches and
-    # rating changes, presence. Fixed: a new query is a choice.
+    # rating changes, presence, the tournaments played. Fixed: a new query is a choice.
     for path, queries in (
-        (f"/players/{regular.pk}/", 9),
-        (f"/players/{regular.pk}/?page=50", 9),
+        (f"/players/{regular.pk}/", 10),
+        (f"/players/{regular.pk}/?page=50", 10),
         ("/leaderboard/?pace=live&page=3", 2),
     ):
         with django_assert_num_queries(queries):
@@ -106,7 +106,7 @@ def test_the_pages_cost_a_bounded_number_of_queries(client, ten_thousand_matches
     owner = Client()
     owner.force_login(regular.user)  # sees every match of theirs: the page count is the statistics'
     owner.get("/")  # where the session was last seen is written once a minute, not by this page
-    with django_assert_num_queries(12):  # and the session, its user and its player
+    with django_assert_num_queries(13):  # and the session, its user and its player
         assert owner.get(f"/players/{regular.pk}/?page=50").status_code == 200
     page = client.get(f"/players/{regular.pk}/").content.decode()
     pages = int(re.search(r"Page 1 of (\d+)", page).group(1))

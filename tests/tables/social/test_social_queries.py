@@ -59,7 +59,7 @@ def test_the_social_pages_cost_a_bounded_number_of_queries(ten_thousand_matches)
         "/me/inbox/": 4,
         "/api/me/inbox": 5,
         "/me/following/": 5,
-        f"/players/{opponent.pk}/": 13,
+        f"/players/{opponent.pk}/": 14,
         f"/players/{opponent.pk}/versus/": 6,
     }
     browser.get("/")  # the session's first request writes its activity row (once a minute)

@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from tables.tournaments import services
 from tables.tournaments.models import Pairing, Tournament
 from tests.tables.helpers import cards_in, make_account_client, pages_in
 
@@ -64,3 +65,20 @@ def test_a_bad_form_is_refused_with_a_message_and_creates_nothing():
     assert response.status_code == 200 and not Tournament.objects.exists()
     assert alice.client.post("/tournaments/nope/join/").status_code == 302  # told on the page it redirects to
     assert alice.client.get("/tournaments/nope/").status_code == 404
+
+
+def test_my_tables_and_the_player_page_list_the_events_played_and_won():
+    alice, bob = make_account_client("alice@example.com"), make_account_client("bob@example.com")
+    alice.client.post("/tournaments/new/", form(max_players="2", swiss_rounds="1", visibility="public"))
+    token = Tournament.objects.get().invite_token
+    alice.client.post(f"/tournaments/{token}/join/")
+    bob.client.post(f"/tournaments/{token}/join/")
+    pairing = Pairing.objects.get()
+    play_out(pairing.table_id, random.Random(11))
+    services.record_match_end(pairing.table_id)  # as the announcement after the commit does
+    tournament = Tournament.objects.get()
+    winner = tournament.winner
+    mine = pages_in(alice.client, "en", ["/me/tables/"])["/me/tables/"]
+    assert "My tournaments" in mine and f"/tournaments/{token}/" in mine
+    page = pages_in(bob.client, "en", [f"/players/{winner.pk}/"])[f"/players/{winner.pk}/"]
+    assert f"/tournaments/{token}/" in page and "<strong>won</strong>" in page
