@@ -52,6 +52,7 @@ def record_match_end(table_id: int) -> bool:
         if pairing.finished_at is not None or match is None:
             return False
         _write_result(pairing, match, forfeited=False)
+        bump(tournament)  # the page's crosstable follows the version
         after_result(tournament, pairing.round)
         return True
 
