@@ -63,7 +63,9 @@ def create_tournament(request: HttpRequest, payload: TournamentIn) -> Status[dic
     return Status(201, _detail(request, tournament))
 
 
-@router.get("/tournaments/{token}", response={200: TournamentOut, **errors(401, 404)}, summary="A tournament")
+@router.get(
+    "/tournaments/{token}", response={200: TournamentOut, **errors(400, 401, 404)}, summary="A tournament"
+)
 def read_tournament(request: HttpRequest, token: str) -> dict[str, Any]:
     return _detail(request, _by_token(token))
 

@@ -91,12 +91,13 @@ def after_result(tournament: Tournament, round_row: Round) -> None:
             finish(tournament)
         return
     groups = Pairing.objects.filter(round=round_row).values("group").distinct().count()
-    going_on = advancing_from(tournament, round_row.number) if groups > 1 else []
-    _mark_eliminated(tournament, round_row.number, set(going_on))
-    if len(going_on) >= 2:
-        open_round(tournament, round_row.number + 1)
-    else:
-        finish(tournament)
+    if groups > 1:  # one group left: its round was the final
+        going_on = advancing_from(tournament, round_row.number)
+        _mark_eliminated(tournament, round_row.number, set(going_on))
+        if len(going_on) >= 2:
+            open_round(tournament, round_row.number + 1)
+            return
+    finish(tournament)
 
 
 def _mark_eliminated(tournament: Tournament, number: int, going_on: set[int]) -> None:

@@ -14,7 +14,7 @@ from tables.alerts.models import InboxItem
 from tables.background import registry
 from tables.core.errors import BadRequest, Conflict, Forbidden
 from tables.play.models import Match, Table
-from tables.ratings.models import Rating
+from tables.ratings.models import Rating, RatingChange
 from tables.social.models import Block
 from tables.tournaments import services
 from tables.tournaments.models import Entry, Pairing, Tournament
@@ -238,3 +238,16 @@ def test_an_account_cannot_join_an_event_with_one_it_blocks_or_that_blocks_it():
     with pytest.raises(Forbidden):
         services.join(tournament.pk, blocker)
     assert Entry.objects.count() == 1
+
+
+def test_a_rated_event_rates_each_match_at_the_clocks_pace():
+    players = accounts(2, "rated")
+    tournament = swiss(players[0], rated=True, max_players=2, swiss_rounds=1, turn_seconds=86400)
+    for player in players:
+        services.join(tournament.pk, player)
+    pairing = Pairing.objects.get()
+    assert pairing.table.rated
+    play_out(pairing.table_id, random.Random(21))
+    services.record_match_end(pairing.table_id)
+    assert set(RatingChange.objects.values_list("pace", flat=True)) == {"slow"}
+    assert RatingChange.objects.count() == 2
