@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from tables.accounts.models import Player
+from tables.accounts.services.vacation import declare_vacation
 from tables.alerts.models import InboxItem
 from tables.background import registry
 from tables.core.errors import BadRequest, Conflict, Forbidden
@@ -251,3 +252,17 @@ def test_a_rated_event_rates_each_match_at_the_clocks_pace():
     services.record_match_end(pairing.table_id)
     assert set(RatingChange.objects.values_list("pace", flat=True)) == {"slow"}
     assert RatingChange.objects.count() == 2
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_a_no_vacation_events_clocks_run_on_through_a_vacation(allowed):
+    players = accounts(2, f"away{allowed}")
+    tournament = swiss(players[0], max_players=2, swiss_rounds=1, vacation_allowed=allowed)
+    for player in players:
+        services.join(tournament.pk, player)
+    table = Pairing.objects.get().table
+    assert table.vacation_stops_clock is allowed
+    on_turn = table.seats[table.current_deal.to_play]
+    declare_vacation(on_turn, timezone.localdate() + dt.timedelta(days=2))
+    deal = Table.objects.get(pk=table.pk).current_deal
+    assert (deal.deadline is None) is allowed  # stopped for the vacation, or still running
