@@ -13,6 +13,7 @@ The database is a fresh SQLite file in a temporary directory unless DATABASE_URL
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import shutil
@@ -20,7 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from tests.tables.live import servers
@@ -78,6 +79,29 @@ def wrk(
         "p99_ms": max(figure["p99_ms"] for figure in figures),
         "non_2xx": sum(figure["non_2xx"] for figure in figures),
     }
+
+
+@contextlib.contextmanager
+def daphnes(ports: list[int], env: dict[str, str], workdir: Path) -> Iterator[None]:
+    """A daphne on each port for the block; then they stop and ``workdir`` goes."""
+    pool = [servers.daphne(port, env, workdir / f"{port}.log") for port in ports]
+    try:
+        time.sleep(1)
+        yield
+    finally:
+        for server in pool:
+            servers.stop(server)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def measure(name: str, urls: list[str], options: argparse.Namespace, headers: Sequence[str] = ()) -> None:
+    """A second of warm-up, then the measured run; one line of figures for ``name``."""
+    wrk(urls, 1, options.connections, options.threads, headers=headers)
+    figures = wrk(urls, options.seconds, options.connections, options.threads, headers=headers)
+    print(
+        f"{name}: {figures['rps']:.0f} req/s, p50 {figures['p50_ms']:.1f} ms, "
+        f"p99 {figures['p99_ms']:.1f} ms, non-2xx {figures['non_2xx']:.0f}"
+    )
 
 
 def _figures(out: str) -> dict[str, float]:

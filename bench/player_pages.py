@@ -18,15 +18,13 @@ in, without the logout link), stops the run.
 from __future__ import annotations
 
 import http.client
-import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench.http_load import fresh_site, load_options, run_manage, server_ports, wrk
-from tests.tables.live import servers
+from bench.http_load import daphnes, fresh_site, load_options, measure, run_manage, server_ports
 
 SETUP = """
 from django.contrib.auth import get_user_model
@@ -156,24 +154,13 @@ def main() -> None:
     names = {key.lower(): words[words.index(key) + 1] for key in keys}
     print(f"the heavy player #{names['player']} and the rival #{names['rival']}: {names['versus']} matches")
     ports = server_ports(options)
-    pool = [servers.daphne(port, env, workdir / f"{port}.log") for port in ports]
-    try:
-        time.sleep(1)
+    with daphnes(ports, env, workdir):
         for name, path, who, marker in PAGES:
             urls = [f"http://127.0.0.1:{port}{path.format(**names)}" for port in ports]
             headers = headers_of(who, names)
             for url in urls:
                 check(url, headers, marker.format(**names), names["logout"] if who in SESSIONS else None)
-            wrk(urls, 1, options.connections, options.threads, headers=headers)  # warm-up
-            figures = wrk(urls, options.seconds, options.connections, options.threads, headers=headers)
-            print(
-                f"{name}: {figures['rps']:.0f} req/s, p50 {figures['p50_ms']:.1f} ms, "
-                f"p99 {figures['p99_ms']:.1f} ms, non-2xx {figures['non_2xx']:.0f}"
-            )
-    finally:
-        for server in pool:
-            servers.stop(server)
-        shutil.rmtree(workdir, ignore_errors=True)
+            measure(name, urls, options, headers)
 
 
 if __name__ == "__main__":

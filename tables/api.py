@@ -22,6 +22,7 @@ from tables.practice.api import router as practice_router
 from tables.reviews.api import archive_router as archive_review_router
 from tables.reviews.api import router as review_router
 from tables.social.api import router as social_router
+from tables.tournaments.api import router as tournaments_router
 
 api = NinjaAPI(
     parser=TextParser(),
@@ -42,4 +43,5 @@ api.add_router("/tables", review_router)
 api.add_router("", archive_review_router)  # /matches/{id}/deals/{n}/review
 api.add_router("", practice_router)  # /matches/{id}/deals/{n}/practice, /me/practice
 api.add_router("/", challenges_router)
+api.add_router("", tournaments_router)  # /tournaments, /tournaments/{token}/...
 api.add_router("", social_router)  # /me/following, /me/blocks, /me/presence, /players/{id}/...

@@ -19,11 +19,13 @@ class TablesConfig(AppConfig):
         from tables.background import scheduling
         from tables.challenges import alerts as challenge_alerts
         from tables.challenges import tasks as challenge_tasks  # noqa: F401
-        from tables.core.announcements import challenge_changed, table_changed
+        from tables.core.announcements import challenge_changed, match_ended, table_changed
         from tables.fairplay import tasks as fairplay_tasks  # noqa: F401
         from tables.live import events
         from tables.play import tasks as play_tasks  # noqa: F401
         from tables.reviews import tasks as review_tasks  # noqa: F401
+        from tables.tournaments import tasks as tournament_tasks  # noqa: F401
+        from tables.tournaments import watchers as tournament_watchers
 
         # Live publishing first: the sockets hear of a move before any follow-up runs.
         table_changed.connect(events.on_table_change, dispatch_uid="tables.live")
@@ -31,3 +33,4 @@ class TablesConfig(AppConfig):
         challenge_changed.connect(challenge_alerts.on_challenge_change, dispatch_uid="tables.challenges")
         sessions_ended.connect(events.on_sessions_ended, dispatch_uid="tables.live.sessions")
         inbox_written.connect(inbox.on_inbox_written, dispatch_uid="tables.alerts.inbox")
+        match_ended.connect(tournament_watchers.on_match_end, dispatch_uid="tables.tournaments")

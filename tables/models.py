@@ -10,6 +10,7 @@ from tables.ratings.models import Rating, RatingChange
 from tables.records.models import PairRecord, PlayerRecord, RecordedMatch
 from tables.reviews.models import DealReview
 from tables.social.models import Block, Follow, MatchNote, ModerationAction, Report, SocialSettings
+from tables.tournaments.models import Entry, Pairing, Round, Tournament
 
 __all__ = [
     "ApiToken",
@@ -20,6 +21,7 @@ __all__ = [
     "DataExport",
     "Deal",
     "DealReview",
+    "Entry",
     "FairPlaySignal",
     "Follow",
     "Match",
@@ -28,6 +30,7 @@ __all__ = [
     "Move",
     "Pace",
     "PairRecord",
+    "Pairing",
     "Player",
     "PlayerRecord",
     "PracticePosition",
@@ -35,10 +38,12 @@ __all__ = [
     "RatingChange",
     "RecordedMatch",
     "Report",
+    "Round",
     "ScreenedDecision",
     "Screening",
     "SocialSettings",
     "Table",
+    "Tournament",
     "Vacation",
     "new_invite_token",
 ]

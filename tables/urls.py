@@ -10,6 +10,7 @@ from tables.play import views
 from tables.practice import views as practice_views
 from tables.ratings import views as player_views
 from tables.social import views as social_views
+from tables.tournaments import views as tournament_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -51,5 +52,11 @@ urlpatterns = [
     path("me/inbox/<int:line_id>/", alert_views.inbox_open, name="inbox_open"),
     path("me/presence/", social_views.presence_setting, name="presence_setting"),
     path("leaderboard/", player_views.leaderboard, name="leaderboard"),
+    path("tournaments/", tournament_views.tournaments_list, name="tournaments"),
+    path("tournaments/new/", tournament_views.new_tournament, name="new_tournament"),
+    path("tournaments/<str:token>/", tournament_views.tournament_page, name="tournament"),
+    path(
+        "tournaments/<str:token>/<str:action>/", tournament_views.tournament_action, name="tournament_action"
+    ),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
 ]

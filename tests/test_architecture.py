@@ -315,7 +315,12 @@ def test_bots_know_neither_django_nor_the_tables(name):
 
 
 # Pure arithmetic kept inside the app: no framework, no project module.
-PURE = ("tables.ratings.glicko2",)
+PURE = (
+    "tables.ratings.glicko2",
+    "tables.tournaments.engine.pairing",
+    "tables.tournaments.engine.groups",
+    "tables.tournaments.engine.standings",
+)
 
 
 @pytest.mark.parametrize("name", PURE)

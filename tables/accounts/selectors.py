@@ -35,7 +35,7 @@ def vacation_day_instead(player: Player, table: Table, deadline: dt.datetime) ->
     """Would the turn of ``player`` at ``table`` running out at ``deadline`` start a day of
     automatic vacation rather than time out? (services.vacation.start_automatic_vacation decides
     it at the deadline; this says it ahead, for the reminder.)"""
-    if not player.auto_vacation or player.is_guest or player.is_bot or not table.has_slow_clock:
+    if not player.auto_vacation or player.is_guest or player.is_bot or not table.stops_for_vacation:
         return False
     day = vacation_days.local_day(deadline, player.time_zone)
     return vacation_days.shortfall(vacation_days_of(player), day, day) is None

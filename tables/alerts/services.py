@@ -34,6 +34,9 @@ KINDS = frozenset(
         "auto_vacation",  # a turn that would have timed out started a day of vacation
         "review_ready",  # a deal's review the account asked for is done (tables.reviews.services)
         "vacation_ending",  # the account's vacation ends within a day (tables.accounts.alerts)
+        "tournament_match",  # a tournament's new round opened the account's match (tables.tournaments)
+        "tournament_over",  # a tournament the account played ended: its place and the winner
+        "tournament_cancelled",  # a tournament the account entered was called off before its start
     }
 )
 

@@ -67,6 +67,18 @@ def _titles_and_bodies() -> dict[str, tuple[str, str]]:
             gettext("Your vacation ends soon"),
             gettext("Its last day is %(day)s: then your slow clocks run again."),
         ),
+        "tournament_match": (
+            gettext("%(name)s: your match against %(opponent)s has started"),
+            gettext("A new round of the tournament is on. Play it at its table."),
+        ),
+        "tournament_over": (
+            gettext("%(name)s is over"),
+            gettext("You finished in place %(place)s. The winner is %(winner)s."),
+        ),
+        "tournament_cancelled": (
+            gettext("%(name)s was cancelled"),
+            gettext("The tournament was called off before it started."),
+        ),
     }
 
 

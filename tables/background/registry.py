@@ -80,6 +80,9 @@ REVIEW_DEAL = _work("reviews", "review_deal", queue=REVIEWS_QUEUE, pool="reviews
 # is nothing: the signal is for staff, over hundreds of decisions)
 SWEEP_SCREENINGS = _work("fairplay", "sweep_screenings", every=60.0, old_name=None)
 SCREEN_MATCH = _work("fairplay", "screen_match", queue=REVIEWS_QUEUE, pool="reviews", old_name=None)
+# tournaments: starts on their date, and results whose match-end announcement was lost (a
+# correspondence event's start a minute late is nothing)
+SWEEP_TOURNAMENTS = _work("tournaments", "sweep_tournaments", every=60.0, old_name=None)
 
 WORK = (
     TABLE_CHANGED,
@@ -102,6 +105,7 @@ WORK = (
     REVIEW_DEAL,
     SWEEP_SCREENINGS,
     SCREEN_MATCH,
+    SWEEP_TOURNAMENTS,
 )
 PERIODIC = tuple(work for work in WORK if work.every is not None)
 

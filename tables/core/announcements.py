@@ -176,3 +176,24 @@ def _send_challenge(change: ChallengeChange) -> None:
             log.error(
                 "%s failed on challenge %s %s", receiver, change.challenge_id, change.event, exc_info=result
             )
+
+
+# Sent with ``change`` (a MatchEnd) once the transaction that ended a match has committed: a
+# room that follows matches (tables.tournaments) subscribes; the move path never sends it.
+match_ended = Signal()
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    table_id: int
+    match_id: int
+
+
+def announce_match_end_on_commit(change: MatchEnd) -> None:
+    transaction.on_commit(lambda: _send_match_end(change))
+
+
+def _send_match_end(change: MatchEnd) -> None:
+    for receiver, result in match_ended.send_robust(sender=MatchEnd, change=change):
+        if isinstance(result, Exception):
+            log.error("%s failed on the end of match %s", receiver, change.match_id, exc_info=result)

@@ -105,9 +105,9 @@ def load_match(row: Match) -> rules.Match:
     return rules.Match.from_dict(row.record)
 
 
-def new_match(ruleset: Ruleset) -> rules.Match:
-    """A match whose first dealer the engine draws at random."""
-    return rules.Match.new(ruleset)
+def new_match(ruleset: Ruleset, first_dealer: int | None = None) -> rules.Match:
+    """A match whose first dealer is ``first_dealer``, or drawn at random by the engine."""
+    return rules.Match.new(ruleset, first_dealer)
 
 
 def final_scores(match: rules.Match) -> list[dict[str, int]] | None:

@@ -61,6 +61,9 @@ class Table(models.Model):
     # The move log on the table page. Off: Playgridia's "no looking back at the discards" (the
     # log is not sent at all). Chosen at creation: on for slow clocks, off for live ones.
     move_log = models.BooleanField(default=True)
+    # Whether a player's vacation stops this table's slow clock (and automatic vacation may start
+    # here): off at the tables of a "no vacation" tournament (tables.tournaments).
+    vacation_stops_clock = models.BooleanField(default=True)
     # The time bank (tables/bank/engine.py), in seconds; all 0: none. Chosen at creation: on for
     # slow clocks, off for live ones.
     bank_start = models.PositiveIntegerField(default=0)
@@ -113,6 +116,11 @@ class Table(models.Model):
     @property
     def has_slow_clock(self) -> bool:
         return self.pace_of(self.turn_seconds) == "slow"
+
+    @property
+    def stops_for_vacation(self) -> bool:
+        """A slow clock that a vacation stops: every slow table but a no-vacation event's."""
+        return self.has_slow_clock and self.vacation_stops_clock
 
     @property
     def bank_terms(self) -> bank.Terms | None:

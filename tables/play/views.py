@@ -35,6 +35,7 @@ from tables.offline import keeping
 from tables.play import engine, payloads, selectors, services, texts, verbs
 from tables.play.models import Deal, Table
 from tables.social import selectors as social
+from tables.tournaments import selectors as tournament_selectors
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -197,7 +198,9 @@ def my_tables(request: HttpRequest) -> HttpResponse:
         rows.sort(
             key=lambda row: (not row["your_move"], row["seconds_left"] is None, row["seconds_left"] or 0)
         )
-    response = render(request, "tables/my_tables.html", {"player": player, "rows": rows})
+    tournaments = tournament_selectors.events_of(player, player) if player is not None else []
+    context = {"player": player, "rows": rows, "tournaments": tournaments}
+    response = render(request, "tables/my_tables.html", context)
     return keeping.keep_offline(response) if player is not None else response
 
 

@@ -17,6 +17,7 @@ from tables.play.payloads import player_url
 from tables.ratings import selectors as player_stats
 from tables.records import selectors as records
 from tables.reviews import selectors as review_accuracy
+from tables.tournaments import selectors as tournament_selectors
 
 MATCHES_PER_PAGE = 20
 LEADERS_PER_PAGE = 50
@@ -114,6 +115,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
         "robots_accuracy": review_accuracy.robots_accuracy(),
         "page": page,
         "rows": [_match_row(match, shown) for match in matches],
+        "tournaments": tournament_selectors.events_of(shown, viewer),
     }
     return render(request, "tables/player.html", context)
 

@@ -40,7 +40,9 @@ def owner_wins(monkeypatch):
         return dealt(match, number, dealer)
 
     monkeypatch.setattr(engine, "new_deal_row", seeded)
-    monkeypatch.setattr(engine, "new_match", lambda ruleset: rules.Match.new(ruleset, first_dealer=1))
+    monkeypatch.setattr(
+        engine, "new_match", lambda ruleset, first_dealer=None: rules.Match.new(ruleset, first_dealer=1)
+    )
 
 
 def match_record(token: str):

@@ -157,7 +157,7 @@ def _runs_out(table: Table, deal: Deal, player: Player, expected_deadline: str, 
         and deal.deadline is not None
         and deal.deadline.isoformat() == expected_deadline
         and deal.deadline <= now
-        and table.has_slow_clock
+        and table.stops_for_vacation
         and player.auto_vacation
         and not player.on_vacation(now)
     )

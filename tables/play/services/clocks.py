@@ -79,7 +79,7 @@ def apply_timeout(
 
 def _wants_automatic_vacation(table: Table, player: Player) -> bool:
     """Read from the rows already loaded: no query for an account that did not opt in."""
-    return table.has_slow_clock and player.auto_vacation and not player.on_vacation(timezone.now())
+    return table.stops_for_vacation and player.auto_vacation and not player.on_vacation(timezone.now())
 
 
 def _deadline_text(deal: Deal) -> str | None:

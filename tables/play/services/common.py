@@ -126,7 +126,7 @@ def deadline(table: Table) -> dt.datetime:
 def clock_stopped_for(table: Table, seat: int | None, at: dt.datetime) -> bool:
     """Is the clock of ``seat`` stopped at ``at``: a slow table, its player on vacation."""
     player = table.seats[seat] if seat is not None else None
-    return table.has_slow_clock and player is not None and player.on_vacation(at)
+    return table.stops_for_vacation and player is not None and player.on_vacation(at)
 
 
 def start_clock(table: Table, deal: Deal) -> None:

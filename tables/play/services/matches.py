@@ -8,6 +8,7 @@ from django.utils import timezone
 import rules
 from tables.accounts.models import Player
 from tables.alerts import services as inbox_lines
+from tables.core.announcements import MatchEnd, announce_match_end_on_commit
 from tables.core.errors import Conflict
 from tables.fairplay.services import screen_later
 from tables.play import engine
@@ -28,8 +29,11 @@ from tables.ratings.services import rate_match, require_rated_seat
 from tables.records.services import record_match
 
 
-def start_match(table_ref: TableRef, actor: Player, expected_version: int | None = None) -> Outcome:
-    """The owner starts the first match once both seats are filled."""
+def start_match(
+    table_ref: TableRef, actor: Player, expected_version: int | None = None, first_dealer: int | None = None
+) -> Outcome:
+    """The owner starts the first match once both seats are filled; ``first_dealer`` None: the
+    engine draws who deals first (a tournament names it: home and away)."""
     with transaction.atomic():
         table = lock_table(table_ref)
         require_owner(table, actor, "Only the table's owner starts the match.")
@@ -38,19 +42,19 @@ def start_match(table_ref: TableRef, actor: Player, expected_version: int | None
         if None in table.seats:
             raise Conflict("Both seats must be filled to start.")
         check_version(table, expected_version)
-        deal = begin_match(table, number=1)
+        deal = begin_match(table, number=1, first_dealer=first_dealer)
         bump(table, "current_deal", "rematch_offered_by", "rematch_declined_by")
         announce(table, deal)
         return Outcome(table, table.seat_of(actor))
 
 
-def begin_match(table: Table, number: int) -> Deal:
+def begin_match(table: Table, number: int, first_dealer: int | None = None) -> Deal:
     """Match ``number`` of the table and its first deal (the caller bumps and announces). At a
     rated table both seats are read afresh: one that became a bot account since it sat is refused."""
     if table.rated:
         for seated in Player.objects.filter(pk__in=(table.seat0_id, table.seat1_id)):
             require_rated_seat(seated, rated=True)
-    record = engine.new_match(engine.ruleset_of(table.ruleset))
+    record = engine.new_match(engine.ruleset_of(table.ruleset), first_dealer)
     match = Match.objects.create(
         table=table,
         number=number,
@@ -136,3 +140,4 @@ def end_match(table: Table, match: Match, last: Deal, record: rules.Match, outco
         screen_later(match)
     record_match(table, match, last)
     inbox_lines.match_over(table, match, record)
+    announce_match_end_on_commit(MatchEnd(table.pk, match.pk))

@@ -88,6 +88,9 @@ ACCOUNT_COLUMNS: dict[str, str] = {
     "tables.Report.handled_by": "kept: the staff member who closed a report (staff accounts are not deleted from here)",
     "tables.ModerationAction.player": "kept: staff's record of what they did about it (the row it names is emptied)",
     "tables.ModerationAction.staff": "kept: the staff member who acted (staff accounts are not deleted from here)",
+    "tables.Tournament.creator": "kept: the event it created stays, with its matches (the row it names is emptied)",
+    "tables.Tournament.winner": "kept: part of a kept event's record",
+    "tables.Entry.player": "kept: part of a kept event's record, like its matches",
 }
 # The player row's own columns: emptied to their defaults, or kept on purpose.
 PLAYER_COLUMNS: dict[str, str] = {

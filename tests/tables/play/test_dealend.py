@@ -32,7 +32,9 @@ def seeded_deck() -> list[str]:
 def known_deck(monkeypatch):
     deck = seeded_deck()
     monkeypatch.setattr(rules, "new_deck", lambda: rules.parse_cards(deck))
-    monkeypatch.setattr(engine, "new_match", lambda ruleset: rules.Match.new(ruleset, first_dealer=1))
+    monkeypatch.setattr(
+        engine, "new_match", lambda ruleset, first_dealer=None: rules.Match.new(ruleset, first_dealer=1)
+    )
     return deck
 
 

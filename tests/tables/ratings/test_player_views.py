@@ -97,12 +97,12 @@ def test_the_pages_cost_a_bounded_number_of_queries(client, ten_thousand_matches
     # may see listed: no COUNT, no aggregate), ratings, two rating histories, a page of keys from
     # the player's list, their matches with the player's rating changes, presence, the player's
     # accuracy over their last reviewed matches (the robots' come from the cache, filled by the
-    # first page shown). The same on a deep page (a range of the list's index). Fixed: a new
-    # query is a choice.
+    # first page shown), the tournaments played. The same on a deep page (a range of the list's
+    # index). Fixed: a new query is a choice.
     assert client.get(f"/players/{regular.pk}/").status_code == 200
     for path, queries in (
-        (f"/players/{regular.pk}/", 8),
-        (f"/players/{regular.pk}/?page=50", 8),
+        (f"/players/{regular.pk}/", 9),
+        (f"/players/{regular.pk}/?page=50", 9),
         ("/leaderboard/?pace=live&page=3", 2),
     ):
         with django_assert_num_queries(queries):
@@ -111,7 +111,7 @@ def test_the_pages_cost_a_bounded_number_of_queries(client, ten_thousand_matches
     owner = Client()
     owner.force_login(regular.user)  # sees every match of theirs: the page count is the statistics'
     owner.get("/")  # where the session was last seen is written once a minute, not by this page
-    with django_assert_num_queries(11):  # and the session, its user and its player
+    with django_assert_num_queries(12):  # and the session, its user and its player
         assert owner.get(f"/players/{regular.pk}/?page=50").status_code == 200
     # Another account's visit: their pair's record twice (how many invite-only matches between
     # them it may see listed, and the head-to-head line), follow and block with the presence.
@@ -119,7 +119,7 @@ def test_the_pages_cost_a_bounded_number_of_queries(client, ten_thousand_matches
     rival.force_login(ten_thousand_matches[1].user)
     rival.get("/")
     for path in (f"/players/{regular.pk}/", f"/players/{regular.pk}/?page=50"):
-        with django_assert_num_queries(13):
+        with django_assert_num_queries(14):
             page = rival.get(path).content.decode()
         assert 'id="head-to-head"' in page, path
     page = client.get(f"/players/{regular.pk}/").content.decode()

@@ -52,14 +52,15 @@ def test_the_social_pages_cost_a_bounded_number_of_queries(ten_thousand_matches)
     opponent = max(others[:50], key=lambda other: selectors.head_to_head(regular, other).matches)
     assert selectors.head_to_head(regular, opponent).matches >= 2
     # The following list: the session, user and player, the follows, their presence. The player
-    # page: its own (tests/tables/ratings), presence with follow and block, the record, the accuracy.
+    # page: its own (tests/tables/ratings), presence with follow and block, the record, the accuracy,
+    # the tournaments played.
     # The matches against them: the record and one page of matches. The inbox (500 lines): the
     # session, user and player, one page of lines; its API (what the bell asks) the unread count as well.
     budgets = {
         "/me/inbox/": 4,
         "/api/me/inbox": 5,
         "/me/following/": 5,
-        f"/players/{opponent.pk}/": 13,
+        f"/players/{opponent.pk}/": 14,
         f"/players/{opponent.pk}/versus/": 6,
     }
     browser.get("/")  # the session's first request writes its activity row (once a minute)

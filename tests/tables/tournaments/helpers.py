@@ -1,0 +1,56 @@
+"""Players for tournament tests, and matches played to their end by the robots' own choices
+through the play services (the announcement of each match's end runs as after a commit)."""
+
+from __future__ import annotations
+
+import random
+
+from django.contrib.auth import get_user_model
+
+from bots import BOTS
+from bots.base import MatchContext
+from tables.accounts.models import Player
+from tables.play import engine, services
+from tables.play.models import Match, Move, Table
+from tables.tournaments.models import Pairing
+
+
+def accounts(count: int, prefix: str = "p") -> list[Player]:
+    users = get_user_model().objects.bulk_create(
+        get_user_model()(username=f"{prefix}{n}", email=f"{prefix}{n}@example.com", password="!")
+        for n in range(count)
+    )
+    return list(Player.objects.bulk_create(Player(user=user, display_name=user.username) for user in users))
+
+
+def play_out(table_id: int, rng: random.Random, resign_seat: int | None = None) -> Match:
+    """Play the table's match to its end, each seat's move chosen by a robot (TITO)."""
+    while True:
+        table = Table.objects.select_related("seat0", "seat1", "current_deal__match").get(pk=table_id)
+        deal = table.current_deal
+        assert deal is not None
+        if deal.match.status == Match.Status.OVER:
+            return deal.match
+        state = engine.load_deal(deal)
+        if state.is_over:
+            human = next(p for p in table.seats if p is not None and not p.is_bot)
+            services.next_deal(table.pk, human, expected_version=table.version)
+            continue
+        seat = state.to_play
+        player = table.seats[seat]
+        assert player is not None
+        if resign_seat == seat:
+            services.resign(table.pk, player)
+            continue
+        totals = engine.load_match(deal.match).totals
+        context = MatchContext(totals[seat], totals[1 - seat], state.ruleset.target)
+        action = BOTS["tito"]().choose(state.view(seat), rng, context)
+        source = Move.Source.BOT if player.is_bot else Move.Source.PLAYER
+        services.apply_move(table.pk, player, action, expected_version=table.version, source=source)
+
+
+def open_tables(tournament_id: int) -> list[int]:
+    rows = Pairing.objects.filter(
+        round__tournament_id=tournament_id, finished_at__isnull=True, table__isnull=False
+    )
+    return list(rows.order_by("pk").values_list("table_id", flat=True))
