@@ -8,10 +8,11 @@ from django.utils import translation
 
 from tables.accounts.identity import player_for_user
 from tables.alerts import emails, prefs
-from tables.alerts.texts import digest_subject, duration, match_result, render, turn_clock
+from tables.alerts.texts import digest_subject, duration, match_result, reminder_then, render, turn_clock
 from tests.tables.helpers import make_account_client
 
 CONTEXT = {"opponent": "Ana", "left": "2 h", "text": "hola", "rules": "classic", "lapses": "2026-01-01 10:00"}
+CONTEXT["then"] = "If you do not move, the server plays for you."  # a reminder's (reminder_then)
 CHALLENGE_KINDS = ("challenge_accepted", "seek_taken", "challenge_declined")
 
 
@@ -33,9 +34,24 @@ def test_the_player_language_chooses_the_catalogue_whatever_is_active():
             "Your move against Ana",
             "Ana has played: it is your turn.",
         )
-    assert (
-        render("reminder", "xx", opponent="Ana", left="5 h")[0] == "Quedan 5 h para jugar contra Ana"
+    then = reminder_then("xx", vacation_day=False)
+    assert render("reminder", "xx", opponent="Ana", left="5 h", then=then) == (
+        "Quedan 5 h para jugar contra Ana",
+        "Si no juegas, el servidor jugará por ti.",
     )  # Spanish
+
+
+@pytest.mark.parametrize(
+    ("lang", "vacation_day", "says"),
+    [
+        ("en", False, "If you do not move, the server plays for you."),
+        ("es", False, "Si no juegas, el servidor jugará por ti."),
+        ("en", True, "If you do not move, a day of your vacation starts instead (automatic vacation)"),
+        ("es", True, "Si no juegas, empieza en su lugar un día de tus vacaciones (vacaciones automáticas)"),
+    ],
+)
+def test_the_reminder_says_what_the_deadline_brings_in_the_players_language(lang, vacation_day, says):
+    assert reminder_then(lang, vacation_day).startswith(says)
 
 
 def test_a_chat_message_is_sent_as_written():
