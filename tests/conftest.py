@@ -6,6 +6,7 @@ measured by the benchmarks), and in CI a derandomized run so that a red build is
 
 import os
 import time
+import warnings
 
 import pytest
 from hypothesis import settings
@@ -28,6 +29,34 @@ def _default_language():
     from django.utils import translation
 
     translation.deactivate()
+
+
+EAGER_FOUND = pytest.StashKey[bool]()
+
+
+# After each test Celery is as eager as it was before it, whatever its fixtures did in which
+# order. A fixture that saved and restored task_always_eager by hand, torn down before a
+# monkeypatch of the same key in its test (the monkeypatch then "restored" the fixture's True),
+# once left Celery eager for the rest of the run: every later test of a real worker waited for
+# tasks that had run inline in the test process. Hooks, not a fixture: they see before the first
+# fixture is set up and after the last is torn down. A test that leaks is named in a warning.
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_setup(item):
+    from config.celery import app
+
+    item.stash[EAGER_FOUND] = bool(app.conf.task_always_eager)
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item, nextitem):
+    yield
+    from config.celery import app
+
+    found = item.stash.get(EAGER_FOUND, None)
+    if found is not None and bool(app.conf.task_always_eager) != found:
+        warnings.warn(f"{item.nodeid} left Celery's task_always_eager changed; set back", stacklevel=1)
+        app.conf.task_always_eager = found
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -41,15 +41,16 @@ TEXTS = {
 }
 
 
-def reviewed_deal_with_mistakes(alice, bob) -> int:
-    """A finished one-deal match of Alice's, reviewed, her decisions marked mistakes: the match's id."""
+def reviewed_deal_with_mistakes(alice, bob) -> tuple[int, int]:
+    """A finished one-deal match of Alice's (a dead deal is dealt again: its last deal), reviewed,
+    her decisions marked mistakes: the match's id and the deal's number."""
     from django.test import Client
 
     from bots.review import REVIEW_SETTINGS
     from tables.play.models import Match
     from tables.reviews import services as reviews
     from tables.reviews.models import DealReview
-    from tests.tables.helpers import ApiClient, play_deal, started
+    from tests.tables.helpers import ApiClient, play_match, started
 
     clients = []
     for player in (alice, bob):
@@ -58,28 +59,29 @@ def reviewed_deal_with_mistakes(alice, bob) -> int:
         clients.append(ApiClient(client, name=player.display_name))
     token, players = started(*clients, visibility="public")
     seat = next(seat for seat, client in players.items() if client is clients[0])
-    play_deal(token, players)
+    play_match(token, players)
     match = Match.objects.get(table__invite_token=token)
-    _, to_run = reviews.request_review(reviews.deal_by_match(match.pk, 1), alice)
+    number = match.deals.count()
+    _, to_run = reviews.request_review(reviews.deal_by_match(match.pk, number), alice)
     cheap = replace(REVIEW_SETTINGS, draw_samples=8, discard_samples=6)
     for review_id in to_run:
         assert reviews.run_review(review_id, cheap) == "done"
-    row = DealReview.objects.get(deal__match=match, seat=seat)
+    row = DealReview.objects.get(deal__match=match, deal__number=number, seat=seat)
     for decision in row.result["decisions"]:
         decision["verdict"] = "mistake"
     row.save(update_fields=["result"])
-    return match.pk
+    return match.pk, number
 
 
 @pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop-english", "phone-spanish"])
 def test_a_player_practises_two_of_their_mistakes(browser, live_url, accounts, console, screenshots, device):
     alice, session = accounts("alice@example.com", "Alice")
     bob, _ = accounts("bob@example.com", "Bob")
-    match_id = reviewed_deal_with_mistakes(alice, bob)
+    match_id, number = reviewed_deal_with_mistakes(alice, bob)
     context = new_context(browser, live_url, session=session, **device)
     page = console.watch(context.new_page(), "alice")
     texts = TEXTS[device["locale"]]
-    page.goto(f"/matches/{match_id}/deals/1/")
+    page.goto(f"/matches/{match_id}/deals/{number}/")
     page.get_by_role("button", name=texts["button"]).click(timeout=WAIT_MS)
     expect(page).to_have_url(re.compile(r"/me/practice/$"), timeout=WAIT_MS)
     practice = page.locator("#practice-app[data-ready='1']")

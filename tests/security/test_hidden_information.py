@@ -160,10 +160,7 @@ def _inline_background_work(monkeypatch):
 
     if hasattr(sockets, "SHARED_DB_THREAD"):
         monkeypatch.setattr(sockets, "SHARED_DB_THREAD", True)
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = eager
+    monkeypatch.setitem(app.conf, "task_always_eager", True)  # undone after any of the test's own
 
 
 @pytest.fixture

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlparse
+
 import pytest
 import redis
 from django.conf import settings
 
+from config import env
 from config.celery import app
 
 from . import servers
 
-BROKER_DB = 12  # a Redis database of these tests' own: nothing else's tasks reach their workers
+# A Redis database of these tests' own, so that nothing else's tasks reach their workers: twelve
+# after the run's own (12 for CI's 0), so that two runs on one Redis server keep apart.
+BROKER_DB_OFFSET = 12
 
 
 def _broker_url() -> str:
-    return settings.REDIS_URL.rsplit("/", 1)[0] + f"/{BROKER_DB}"
+    database = (env.redis_database(settings.REDIS_URL) + BROKER_DB_OFFSET) % 16
+    return urlparse(settings.REDIS_URL)._replace(path=f"/{database}", query="").geturl()
 
 
 @pytest.fixture(scope="module")

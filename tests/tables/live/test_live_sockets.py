@@ -35,14 +35,11 @@ def _one_db_thread(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _eager_celery():
+def _eager_celery(monkeypatch):
     """What follows a change (alerts, pending counts) runs inline, even with REDIS_URL set."""
     from config.celery import app
 
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = before
+    monkeypatch.setitem(app.conf, "task_always_eager", True)
 
 
 @pytest.fixture

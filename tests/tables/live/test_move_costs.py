@@ -102,11 +102,8 @@ def _no_stray_work():
 
 
 @pytest.fixture(autouse=True)
-def _eager_celery():
-    eager = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = eager
+def _eager_celery(monkeypatch):
+    monkeypatch.setitem(app.conf, "task_always_eager", True)
 
 
 class Costs:
