@@ -10,7 +10,7 @@ import { actionFragment, clockText, rematchExpiryText, sentence } from "./texts.
 import { botMark, drawBoard } from "./table-board.js";
 import { drawMoveLog, drawSpectators } from "./table-log.js";
 import {
-  $, clear, coach, isLegal, matchArchiveUrl, matchTarget, mySeat, names, plannedKnock, show, suitsUrl, ui, view,
+  $, app, clear, coach, isLegal, matchArchiveUrl, matchTarget, mySeat, names, plannedKnock, show, suitsUrl, ui, view,
 } from "./table-state.js";
 
 export function render() {
@@ -207,11 +207,12 @@ function drawSummary() {
   $("summary-body").replaceWith(Object.assign(content.body, { id: "summary-body" }));
   const seated = mySeat() !== null;
   const rematch = ui.state.rematch;
-  const matchOver = ui.state.status === "match_over";
+  // A tournament's table plays its pairing once: no rematch there (Table.rematches).
+  const mayRematch = seated && ui.state.status === "match_over" && Boolean(app.dataset.rematches);
   show("summary-next", seated && ui.state.status === "between_deals");
-  show("btn-rematch", seated && matchOver && rematch.offered_by === null);
-  show("btn-rematch-accept", seated && matchOver && rematch.offered_by === 1 - mySeat());
-  show("btn-rematch-decline", seated && matchOver && rematch.offered_by === 1 - mySeat());
-  show("rematch-note", seated && matchOver && rematch.expires_at !== null);
+  show("btn-rematch", mayRematch && rematch.offered_by === null);
+  show("btn-rematch-accept", mayRematch && rematch.offered_by === 1 - mySeat());
+  show("btn-rematch-decline", mayRematch && rematch.offered_by === 1 - mySeat());
+  show("rematch-note", mayRematch && rematch.expires_at !== null);
   $("rematch-note").textContent = rematch.expires_at ? rematchExpiryText(rematch.expires_at) : "";
 }

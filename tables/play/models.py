@@ -64,6 +64,9 @@ class Table(models.Model):
     # Whether a player's vacation stops this table's slow clock (and automatic vacation may start
     # here): off at the tables of a "no vacation" tournament (tables.tournaments).
     vacation_stops_clock = models.BooleanField(default=True)
+    # Whether a finished match may be followed by a rematch here: off at a tournament's tables,
+    # whose match is the event's pairing, played once (tables.tournaments).
+    rematches = models.BooleanField(default=True)
     # The time bank (tables/bank/engine.py), in seconds; all 0: none. Chosen at creation: on for
     # slow clocks, off for live ones.
     bank_start = models.PositiveIntegerField(default=0)

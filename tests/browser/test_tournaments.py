@@ -67,6 +67,9 @@ def test_an_event_with_a_robot_is_joined_by_link_played_and_won(
         play.resign(pairing.table_id, humans[0])  # its end reaches the tournament after commit
     for name in ("alice", "carol"):
         expect(pages[name].locator("#tournament-winner")).to_contain_text(label["winner"], timeout=WAIT_MS)
+    # Bob's table shows the match's end, and no rematch: the pairing is played once.
+    expect(pages["bob"].locator("#summary")).to_be_visible(timeout=WAIT_MS)
+    expect(pages["bob"].locator("#btn-rematch")).to_be_hidden()
 
 
 @pytest.mark.parametrize(("locale", "device"), CASES, ids=["en-desktop", "es-phone"])

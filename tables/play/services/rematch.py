@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tables.accounts.models import Player
 from tables.alerts import services as inbox_lines
@@ -25,6 +26,8 @@ def offer_rematch(table_ref: TableRef, actor: Player) -> Outcome:
         table = lock_table(table_ref)
         seat = seat_of(table, actor)
         match = _require_match_over(table)
+        if not table.rematches:
+            raise Conflict(gettext("This table played a tournament's match: it offers no rematch."))
         require_rated_seat(actor, table.rated)
         if table.rematch_offered_by == 1 - seat:
             return _accept(table, seat)

@@ -73,6 +73,7 @@ def check_table_options(
     time_bank: bool | None = None,
     rated: bool = False,
     vacation_stops_clock: bool = True,
+    rematches: bool = True,
 ) -> rules.Ruleset:
     """The table's rule set from its options; raises BadRequest on any option a table refuses.
     A challenge checks its options with it when it is made, long before the table exists."""
@@ -86,6 +87,8 @@ def check_table_options(
         raise BadRequest("forfeit_after must be from 1 to 10 turns.", field="forfeit_after")
     if not isinstance(vacation_stops_clock, bool):
         raise BadRequest(gettext("vacation_stops_clock must be true or false."), field="vacation_stops_clock")
+    if not isinstance(rematches, bool):
+        raise BadRequest(gettext("rematches must be true or false."), field="rematches")
     if time_bank is not None and not isinstance(time_bank, bool):
         raise BadRequest(gettext("time_bank must be true, false or null."), field="time_bank")
     return rules_value

@@ -132,7 +132,11 @@ def advancing_from(tournament: Tournament, number: int) -> list[int]:
 
 def _open_match(tournament: Tournament, pairing: Pairing, first: Entry, second: Entry) -> None:
     """The pairing's table, both seated (the first deals first) and the match started."""
-    options = {**tournament.options(), "vacation_stops_clock": tournament.vacation_allowed}
+    options = {
+        **tournament.options(),
+        "vacation_stops_clock": tournament.vacation_allowed,
+        "rematches": False,
+    }
     table = create_table(first.player, **options)
     join_table(table, second.player)
     start_match(table, first.player, first_dealer=0)

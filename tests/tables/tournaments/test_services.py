@@ -266,3 +266,22 @@ def test_a_no_vacation_events_clocks_run_on_through_a_vacation(allowed):
     declare_vacation(on_turn, timezone.localdate() + dt.timedelta(days=2))
     deal = Table.objects.get(pk=table.pk).current_deal
     assert (deal.deadline is None) is allowed  # stopped for the vacation, or still running
+
+
+def test_a_tournament_table_offers_no_rematch_and_a_refused_offer_changes_nothing():
+    from tables.play import services as play
+
+    players = accounts(2, "again")
+    tournament = swiss(players[0], max_players=2, swiss_rounds=1)
+    for player in players:
+        services.join(tournament.pk, player)
+    table = Pairing.objects.get().table
+    assert table.rematches is False
+    play_out(table.pk, random.Random(5), resign_seat=0)
+    before = Table.objects.get(pk=table.pk)
+    for player in players:
+        with pytest.raises(Conflict):
+            play.offer_rematch(table.pk, player)
+    after = Table.objects.get(pk=table.pk)
+    assert (after.version, after.rematch_offered_by) == (before.version, None)
+    assert not InboxItem.objects.filter(kind="rematch_offer").exists()
