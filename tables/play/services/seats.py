@@ -102,8 +102,10 @@ def _bank_terms(turn_seconds: int, time_bank: bool | None) -> bank.Terms:
     return bank.terms_for(turn_seconds, slow)
 
 
-def join_table(table_ref: TableRef, player: Player) -> Outcome:
-    """Take the free seat before the match starts; otherwise the caller watches (no change)."""
+def join_table(table_ref: TableRef, player: Player, *, paired: bool = False) -> Outcome:
+    """Take the free seat before the match starts; otherwise the caller watches (no change).
+    ``paired``: a tournament seats its pairing, whatever block either made after both entered
+    (the match is the event's; a block still hides its chat, as at any running match)."""
     with transaction.atomic():
         table = lock_table(table_ref)
         seat = table.seat_of(player)
@@ -115,7 +117,8 @@ def join_table(table_ref: TableRef, player: Player) -> Outcome:
         require_rated_seat(player, table.rated)
         if not may_sit_at(table, player):
             raise Forbidden("This table is rated: only players with an account sit here. Sign up or log in.")
-        _refuse_blocked(table, player)
+        if not paired:
+            _refuse_blocked(table, player)
         _sit(table, free[0], player)
         return Outcome(table, free[0])
 

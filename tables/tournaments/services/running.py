@@ -138,7 +138,7 @@ def _open_match(tournament: Tournament, pairing: Pairing, first: Entry, second: 
         "rematches": False,
     }
     table = create_table(first.player, **options)
-    join_table(table, second.player)
+    join_table(table, second.player, paired=True)
     start_match(table, first.player, first_dealer=0)
     pairing.table = table
     pairing.save(update_fields=["table"])

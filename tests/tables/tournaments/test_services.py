@@ -285,3 +285,19 @@ def test_a_tournament_table_offers_no_rematch_and_a_refused_offer_changes_nothin
     after = Table.objects.get(pk=table.pk)
     assert (after.version, after.rematch_offered_by) == (before.version, None)
     assert not InboxItem.objects.filter(kind="rematch_offer").exists()
+
+
+def test_a_block_made_after_both_entered_does_not_stop_their_pairing():
+    creator, first, second = accounts(3, "late-block")
+    tournament = swiss(
+        creator, starts_at=timezone.now() + dt.timedelta(seconds=1), max_players=8, swiss_rounds=1
+    )
+    for player in (first, second):
+        services.join(tournament.pk, player)
+    Block.objects.create(blocker=first, blocked=second)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - dt.timedelta(seconds=1))
+    assert sweep_task() == 1
+    pairing = Pairing.objects.get(round__tournament=tournament)
+    assert pairing.table is not None
+    assert {pairing.table.seat0_id, pairing.table.seat1_id} == {first.pk, second.pk}
+    assert Match.objects.get(table=pairing.table).status == Match.Status.PLAYING
