@@ -87,6 +87,9 @@ function watchPending() {
     const socket = new WebSocket(socketUrl("/ws/me/"));
     socket.addEventListener("open", () => {
       pendingSocketOpen = true;
+      // A line written after the page's first count and before this socket joined its group
+      // announced itself to nobody: count again now that every later one will be heard.
+      refreshInbox();
     });
     socket.addEventListener("message", (event) => {
       const message = JSON.parse(event.data);
