@@ -12,7 +12,7 @@ class TablesConfig(AppConfig):
         them), and the guest-adoption signals."""
         from tables.accounts import signals  # noqa: F401
         from tables.accounts import tasks as account_tasks  # noqa: F401
-        from tables.accounts.announcements import sessions_ended
+        from tables.accounts.announcements import account_leaving, sessions_ended
         from tables.alerts import inbox
         from tables.alerts import tasks as alert_tasks  # noqa: F401
         from tables.alerts.announcements import inbox_written
@@ -34,3 +34,4 @@ class TablesConfig(AppConfig):
         sessions_ended.connect(events.on_sessions_ended, dispatch_uid="tables.live.sessions")
         inbox_written.connect(inbox.on_inbox_written, dispatch_uid="tables.alerts.inbox")
         match_ended.connect(tournament_watchers.on_match_end, dispatch_uid="tables.tournaments")
+        account_leaving.connect(tournament_watchers.on_account_leaving, dispatch_uid="tables.tournaments")

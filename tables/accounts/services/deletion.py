@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from tables.accounts.announcements import announce_account_leaving
 from tables.accounts.models import Player
 from tables.accounts.services.sessions import end_sessions
 from tables.alerts.models import (
@@ -61,6 +62,7 @@ def delete_account(user: User) -> Player | None:
     player = Player.objects.filter(user=user).first()
     if player is not None:
         _leave_tables(player)
+        announce_account_leaving(player.pk)  # its events (tables.tournaments), while it exists
     sessions = list(UserSession.objects.filter(user=user))
     with transaction.atomic():
         if player is not None:

@@ -7,6 +7,7 @@ event in its own transaction.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from typing import Any
 
@@ -195,6 +196,22 @@ def withdraw(ref: TournamentRef, player: Player) -> None:
         if tournament.status != Tournament.Status.RUNNING:
             raise Conflict(gettext("This tournament is over."))
         withdraw_running(tournament, entry)
+
+
+def withdraw_everywhere(player_id: int) -> int:
+    """The player leaves every event still registering or running that it is in (an account's
+    deletion: tables.tournaments.watchers); how many it left."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        return 0
+    going = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING)
+    entered = Entry.objects.filter(player=player, withdrawn_at__isnull=True, tournament__status__in=going)
+    left = 0
+    for tournament_id in list(entered.values_list("tournament_id", flat=True)):
+        with contextlib.suppress(Conflict):  # it ended meanwhile (the resignations before)
+            withdraw(tournament_id, player)
+            left += 1
+    return left
 
 
 def cancel(ref: TournamentRef, actor: Player) -> Tournament:

@@ -301,3 +301,24 @@ def test_a_block_made_after_both_entered_does_not_stop_their_pairing():
     assert pairing.table is not None
     assert {pairing.table.seat0_id, pairing.table.seat1_id} == {first.pk, second.pk}
     assert Match.objects.get(table=pairing.table).status == Match.Status.PLAYING
+
+
+def test_a_deleted_account_leaves_its_events_waiting_and_running():
+    from tables.accounts.services.deletion import delete_account
+
+    creator, leaver, second, third = accounts(4, "leaving")
+    waiting = swiss(creator, max_players=8)
+    services.join(waiting.pk, leaver)
+    running = swiss(creator, max_players=3, swiss_rounds=2)
+    for player in (leaver, second, third):
+        services.join(running.pk, player)
+    assert Tournament.objects.get(pk=running.pk).status == Tournament.Status.RUNNING
+    delete_account(leaver.user)
+    assert not Entry.objects.filter(tournament=waiting, player=leaver).exists()
+    entry = Entry.objects.get(tournament=running, player=leaver)
+    assert entry.withdrawn_at is not None or entry.tournament.status == Tournament.Status.FINISHED
+    on = Match.objects.filter(status=Match.Status.PLAYING)
+    assert not on.filter(table__seat0=leaver).exists() and not on.filter(table__seat1=leaver).exists()
+    assert (
+        not Pairing.objects.filter(finished_at__isnull=True, table__isnull=True).filter(first=entry).exists()
+    )
