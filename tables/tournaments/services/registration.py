@@ -198,20 +198,17 @@ def withdraw(ref: TournamentRef, player: Player) -> None:
         withdraw_running(tournament, entry)
 
 
-def withdraw_everywhere(player_id: int) -> int:
+def withdraw_everywhere(player_id: int) -> None:
     """The player leaves every event still registering or running that it is in (an account's
-    deletion: tables.tournaments.watchers); how many it left."""
+    deletion: tables.tournaments.watchers)."""
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
-        return 0
+        return
     going = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING)
     entered = Entry.objects.filter(player=player, withdrawn_at__isnull=True, tournament__status__in=going)
-    left = 0
     for tournament_id in list(entered.values_list("tournament_id", flat=True)):
         with contextlib.suppress(Conflict):  # it ended meanwhile (the resignations before)
             withdraw(tournament_id, player)
-            left += 1
-    return left
 
 
 def cancel(ref: TournamentRef, actor: Player) -> Tournament:
