@@ -1,14 +1,15 @@
 """Benchmark of a 256-player Swiss of 8 rounds: the time to pair a round, in the pure engine
 and through the services on the database (pairing, then every match of the round opened at its
-own table with both players seated and the match started). A benchmark, not a test: see
-bench/README.md for the command and figures.
+own table with both players seated and the match started), and what the match-end hook costs
+the move that ends a match (the round's next step is a task's, timed apart). A benchmark, not a
+test: see bench/README.md for the command and figures.
 
     .venv/bin/python -m bench.tournament_pairing [--players 256] [--rounds 8] [--engine-only]
 
 The services part needs a fresh, empty database in DATABASE_URL (it is migrated here). Each
 match is ended by one of its players resigning through the play services (a random one), so the
-matches' end reaches the tournament through its real announcement and the last one of a round
-pairs the next; robot play of 1,024 whole matches would take most of an hour on a 2-core VM and
+matches' end reaches the tournament through its real announcement; the round's next step, a
+task in production, is called here once the round is over; robot play of 1,024 whole matches would take most of an hour on a 2-core VM and
 measures the rules engine, not the pairing.
 """
 
@@ -61,28 +62,34 @@ def timed(record: list[float], work: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def service_rounds(players: int, rounds: int, rng: random.Random) -> tuple[list[float], list[float]]:
-    """Seconds per pairing (the engine call inside the services) and per round opened (pairing,
-    tables, seats, matches started, inbox lines), for a whole Swiss through the services."""
+def service_rounds(players: int, rounds: int, rng: random.Random) -> dict[str, list[float]]:
+    """Seconds per pairing (the engine call inside the services), per round opened (pairing,
+    tables, seats, matches started, inbox lines) and per match end heard by the hook, for a
+    whole Swiss through the services."""
     import django  # a script: Django is set up only for this part
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # the players' alert emails (every match of every round) are sent, to nowhere
+    os.environ.setdefault("EMAIL_BACKEND", "django.core.mail.backends.locmem.EmailBackend")
     django.setup()
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
     from tables.accounts.models import Player
     from tables.play import services as play
-    from tables.tournaments import services
+    from tables.tournaments import services, watchers
+    from tables.tournaments.announcements import round_ended
     from tables.tournaments.models import Pairing
     from tables.tournaments.services import results, running
 
     call_command("migrate", verbosity=0)
-    pairing_times: list[float] = []
-    opening_times: list[float] = []
-    running.pair_round = timed(pairing_times, running.pair_round)  # type: ignore[attr-defined]
-    running.open_round = timed(opening_times, running.open_round)
+    times: dict[str, list[float]] = {"pairing": [], "opening": [], "hook": []}
+    running.pair_round = timed(times["pairing"], running.pair_round)  # type: ignore[attr-defined]
+    running.open_round = timed(times["opening"], running.open_round)
     setattr(results, "open_round", running.open_round)  # noqa: B010  (the next rounds are opened from there)
+    hook = timed(times["hook"], results.record_match_end)
+    setattr(watchers, "record_match_end", hook)  # noqa: B010  (the receiver calls it from there)
+    round_ended.disconnect(dispatch_uid="tables.tournaments")  # the task's work is called below
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"bench{n}", email=f"bench{n}@example.com", password="!")
         for n in range(players)
@@ -99,14 +106,15 @@ def service_rounds(players: int, rounds: int, rng: random.Random) -> tuple[list[
             assert pairing.second is not None and pairing.table_id is not None
             leaver = rng.choice([pairing.first.player, pairing.second.player])
             play.resign(pairing.table_id, leaver)
+        assert services.advance(tournament.pk)  # what the task does once the round is over
     tournament.refresh_from_db()
     assert tournament.status == "finished", tournament.status
-    return pairing_times, opening_times
+    return times
 
 
 def report(name: str, times: list[float]) -> None:
     print(
-        f"{name}: {len(times)} rounds, median {statistics.median(times) * 1000:.1f} ms,"
+        f"{name}: {len(times)} calls, median {statistics.median(times) * 1000:.1f} ms,"
         f" max {max(times) * 1000:.1f} ms"
     )
 
@@ -119,9 +127,10 @@ def main() -> None:
     options = parser.parse_args()
     report("engine pair_round", engine_rounds(options.players, options.rounds, random.Random(1)))
     if not options.engine_only:
-        pairing, opening = service_rounds(options.players, options.rounds, random.Random(2))
-        report("services: pairing", pairing)
-        report("services: round opened (pairing, tables, matches started)", opening)
+        times = service_rounds(options.players, options.rounds, random.Random(2))
+        report("services: pairing", times["pairing"])
+        report("services: round opened (pairing, tables, matches started)", times["opening"])
+        report("match-end hook, on the path of the match's last move", times["hook"])
 
 
 if __name__ == "__main__":

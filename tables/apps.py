@@ -24,8 +24,10 @@ class TablesConfig(AppConfig):
         from tables.live import events
         from tables.play import tasks as play_tasks  # noqa: F401
         from tables.reviews import tasks as review_tasks  # noqa: F401
+        from tables.tournaments import alerts as tournament_alerts
         from tables.tournaments import tasks as tournament_tasks  # noqa: F401
         from tables.tournaments import watchers as tournament_watchers
+        from tables.tournaments.announcements import round_ended, round_opened, tournament_changed
 
         # Live publishing first: the sockets hear of a move before any follow-up runs.
         table_changed.connect(events.on_table_change, dispatch_uid="tables.live")
@@ -35,3 +37,8 @@ class TablesConfig(AppConfig):
         inbox_written.connect(inbox.on_inbox_written, dispatch_uid="tables.alerts.inbox")
         match_ended.connect(tournament_watchers.on_match_end, dispatch_uid="tables.tournaments")
         account_leaving.connect(tournament_watchers.on_account_leaving, dispatch_uid="tables.tournaments")
+        round_ended.connect(tournament_watchers.on_round_ended, dispatch_uid="tables.tournaments")
+        round_opened.connect(tournament_alerts.on_round_opened, dispatch_uid="tables.tournaments")
+        tournament_changed.connect(
+            tournament_watchers.on_tournament_change, dispatch_uid="tables.tournaments"
+        )

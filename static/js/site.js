@@ -69,6 +69,8 @@ async function refreshPending() {
 // While the user socket is open it pushes the count on connect and on every change: the page
 // fetches GET /api/me/tables only without it (not offered, not yet open, or closed).
 let pendingSocketOpen = false;
+// The alerts shown as a toast on any page (a table's own turn alerts are the table page's).
+const ANNOUNCED = new Set(["challenge", "tournament_match"]);
 let leaving = false;
 window.addEventListener("beforeunload", () => {
   leaving = true;
@@ -81,12 +83,26 @@ function refreshPendingUnlessPushed() {
   if (!pendingSocketOpen) refreshPending();
 }
 
+// Whether the user socket is open now: a page that follows something over it (a tournament's)
+// asks the server itself only while it is not.
+export function userSocketOpen() {
+  return pendingSocketOpen;
+}
+
+// A tournament's page follows its event over the user socket: asked again at every (re)connect,
+// since a new socket follows nothing; each new version is handed to the page as an event.
+function followTournament(socket) {
+  const live = document.getElementById("tournament-live");
+  if (live) socket.send(JSON.stringify({ type: "watch_tournament", tournament: live.dataset.token }));
+}
+
 function watchPending() {
   if (document.body.dataset.player !== "1") return;
   if (socketsOffered("me")) {
     const socket = new WebSocket(socketUrl("/ws/me/"));
     socket.addEventListener("open", () => {
       pendingSocketOpen = true;
+      followTournament(socket);
       // A line written after the page's first count and before this socket joined its group
       // announced itself to nobody: count again now that every later one will be heard.
       refreshInbox();
@@ -95,8 +111,10 @@ function watchPending() {
       const message = JSON.parse(event.data);
       if (message.type === "pending") setPendingCount(message.count);
       else if (message.type === "inbox") refreshInbox(); // a line written, or lines read
-      else if (message.type === "alert") {
-        if (message.kind === "challenge") toast(`${message.title}. ${message.body}`, "info", 12, message.tag);
+      else if (message.type === "tournament") {
+        window.dispatchEvent(new CustomEvent("ginmesa:tournament", { detail: message }));
+      } else if (message.type === "alert") {
+        if (ANNOUNCED.has(message.kind)) toast(`${message.title}. ${message.body}`, "info", 12, message.tag);
       }
     });
     socket.addEventListener("close", (event) => {

@@ -20,8 +20,8 @@ class TokenIn(Schema):
 
 
 ALERT_PREFS = (
-    "per kind of alert (your_move, reminder, chat, rematch_offer, match_over, challenge, auto_vacation) "
-    'the channels, some of "site", "push", "email"; quiet_hours {start, end} (times of time_zone) or '
+    "per kind of alert (your_move, reminder, chat, rematch_offer, match_over, challenge, auto_vacation, "
+    'tournament_match) the channels, some of "site", "push", "email"; quiet_hours {start, end} (times of time_zone) or '
     'null; digest and every_challenge_email (bool); reminder_at: when the "your turn" reminder of a '
     'slow turn comes, "50%", "80%" or "90%" of the turn gone, "1h" to "168h" before the deadline, or '
     '"off". A key left out takes the server\'s default ("80%" for reminder_at)'

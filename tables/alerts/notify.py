@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -271,6 +272,11 @@ def _later(alert: Alert, when: dt.datetime) -> None:
     scheduling.deliver_later(alert.kind, alert.player.pk, alert.table.pk, alert.occasion, when)
 
 
+# Another room's alerts about a table (tables.tournaments.alerts), by kind: the alert again when
+# its delivery was put off, or None once it is no longer news.
+REBUILDERS: dict[str, Callable[[Player, Table, str], Alert | None]] = {}
+
+
 def deliver_later(kind: str, player_id: int, table_id: int, occasion: str) -> set[str]:
     """A delivery put off (quiet hours, not away yet): sent only if it is still news."""
     alert = rebuild(kind, player_id, table_id, occasion)
@@ -298,6 +304,8 @@ def rebuild(kind: str, player_id: int, table_id: int, occasion: str) -> Alert | 
         return _with_time_left(alert, deal, timezone.now()) if kind == "reminder" else alert
     if kind == "rematch_offer":
         return Alert(kind, player, table, occasion, _names(table, seat))
+    if kind in REBUILDERS:
+        return REBUILDERS[kind](player, table, occasion)
     again = Alerts.CHAT if kind == "chat" else Alerts.TURN  # a message, or the match's end
     candidates = [alert for alert in alerts_for(table, again) if alert.player.pk == player_id]
     return next((alert for alert in candidates if alert.occasion == occasion), None)

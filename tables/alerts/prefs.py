@@ -2,6 +2,7 @@
 
     {"your_move": ["site", "push", "email"], "reminder": [...], "chat": [...],
      "rematch_offer": [...], "match_over": [...], "challenge": [...], "auto_vacation": [...],
+     "tournament_match": [...],
      "quiet_hours": {"start": "22:00", "end": "08:00"} or null,   # in Player.time_zone
      "digest": false,                                              # one daily email instead
      "every_challenge_email": false,   # else one challenge email a day per challenger
@@ -22,7 +23,16 @@ from django.utils.translation import gettext
 
 from tables.core.errors import BadRequest
 
-KINDS = ("your_move", "reminder", "chat", "rematch_offer", "match_over", "challenge", "auto_vacation")
+KINDS = (
+    "your_move",
+    "reminder",
+    "chat",
+    "rematch_offer",
+    "match_over",
+    "challenge",
+    "auto_vacation",
+    "tournament_match",
+)
 CHANNELS = ("site", "push", "email")
 SWITCHES = ("quiet_hours", "digest", "every_challenge_email", "reminder_at")  # the keys besides the kinds
 DEFAULT_CHANNELS = {
@@ -33,6 +43,7 @@ DEFAULT_CHANNELS = {
     "match_over": ("site", "push"),
     "challenge": ("site", "push", "email"),  # a challenge received, or yours answered
     "auto_vacation": ("site", "push", "email"),  # a turn that would time out started a vacation day
+    "tournament_match": ("site", "push", "email"),  # an event's new round opened the player's match
 }
 
 

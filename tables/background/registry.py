@@ -83,6 +83,10 @@ SCREEN_MATCH = _work("fairplay", "screen_match", queue=REVIEWS_QUEUE, pool="revi
 # tournaments: starts on their date, and results whose match-end announcement was lost (a
 # correspondence event's start a minute late is nothing)
 SWEEP_TOURNAMENTS = _work("tournaments", "sweep_tournaments", every=60.0, old_name=None)
+# the next round (or the end) once a round is over: seconds for a round of a hundred matches,
+# so never in the match-end hook on the path of the round's last move
+ADVANCE_TOURNAMENT = _work("tournaments", "advance_tournament", old_name=None)
+ALERT_TOURNAMENT_ROUND = _work("tournaments", "alert_tournament_round", old_name=None)
 
 WORK = (
     TABLE_CHANGED,
@@ -106,6 +110,8 @@ WORK = (
     SWEEP_SCREENINGS,
     SCREEN_MATCH,
     SWEEP_TOURNAMENTS,
+    ADVANCE_TOURNAMENT,
+    ALERT_TOURNAMENT_ROUND,
 )
 PERIODIC = tuple(work for work in WORK if work.every is not None)
 

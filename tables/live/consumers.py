@@ -1,4 +1,4 @@
-"""The table socket and the user socket (protocol: docs/live.md).
+"""The table socket (protocol: docs/live.md; the user socket: tables.live.user_socket).
 
 Consumers stay thin: they authenticate, join groups and forward. A group message carries a
 version and, for a move, the seated players' own states (tables.live.events): a seated player's
@@ -18,11 +18,11 @@ from django.db.models import Max
 
 import rules
 from tables.accounts.models import Player
-from tables.alerts import notify, presence, watchers
+from tables.alerts import presence, watchers
 from tables.core.errors import NotFound, ServiceError, StaleVersion
 from tables.core.text_input import text_problem
 from tables.live import events
-from tables.live.sockets import CLOSE_NOT_FOUND, CLOSE_UNAUTHORISED, LiveConsumer, ViewKey, db, recent_tables
+from tables.live.sockets import CLOSE_NOT_FOUND, LiveConsumer, ViewKey, db, recent_tables
 from tables.play import payloads, selectors, services, verbs
 from tables.play.models import ChatMessage, Table
 
@@ -342,46 +342,3 @@ def event_kind(kind: str, status: str) -> str:
     if kind == "state":
         return "next_deal" if status == "playing" else "state"
     return kind
-
-
-class UserConsumer(LiveConsumer):
-    """``/ws/me/``: on any page, the count of tables awaiting the player, and their alerts."""
-
-    handlers = {"ping": "on_ping", "visibility": "on_visibility"}
-
-    async def start(self) -> None:
-        self.player = self.caller.player
-        if self.player is None:
-            await self.close(code=CLOSE_UNAUTHORISED)
-            return
-        self.pending: list[str] | None = None
-        await self.join(events.player_group(self.player.pk))
-        await self.accept()
-        await self.send_pending()
-        await self.touch_site()
-        self.start_heartbeat()
-
-    async def touch_site(self) -> None:
-        assert self.player is not None  # start() closed a socket without one
-        await db(presence.touch_site)(self.player.pk)
-
-    async def on_visibility(self, content: dict[str, Any]) -> None:
-        await self.touch_site()
-
-    async def send_pending(self) -> None:
-        assert self.player is not None  # start() closed a socket without one
-        tables = await db(notify.pending_tables)(self.player)
-        if tables != self.pending:
-            self.pending = tables
-            await self.send_json({"type": "pending", "count": len(tables), "tables": tables})
-
-    async def pending_changed(self, message: dict[str, Any]) -> None:
-        await self.send_pending()
-
-    async def alert(self, message: dict[str, Any]) -> None:
-        await self.send_json(message)
-
-    async def inbox_changed(self, message: dict[str, Any]) -> None:
-        """A line of the inbox was written or lines were read (on any device): every page counts
-        its unread again."""
-        await self.send_json({"type": "inbox"})

@@ -48,6 +48,11 @@ def player_group(player_id: int) -> str:
     return f"player-{player_id}"
 
 
+def tournament_group(tournament_id: int) -> str:
+    """The user sockets whose page follows an event (tables.tournaments.watchers)."""
+    return f"tournament-{tournament_id}"
+
+
 def session_group(session_key: str) -> str:
     """The sockets a login session opened; named by a hash, so the key never travels the layer."""
     return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:32]

@@ -2,7 +2,8 @@
 
 from django.urls import URLPattern, path
 
-from tables.live.consumers import TableConsumer, UserConsumer
+from tables.live.consumers import TableConsumer
+from tables.live.user_socket import UserConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     # Channels routes ASGI apps with Django's path(), which django-stubs types for views only.

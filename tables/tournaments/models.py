@@ -115,6 +115,8 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # when its players were told of their matches (tables.tournaments.alerts): the sweep's mark
+    alerted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="one_round_per_number")]

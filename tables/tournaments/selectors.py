@@ -96,6 +96,11 @@ def _rating_range(tournament: Tournament, player: Player | None) -> RuleCheck:
     return RuleCheck("rating", met, "" if met else reason)
 
 
+def version_by_token(token: str) -> tuple[int, int] | None:
+    """(primary key, version) of the event with this invite token, or None."""
+    return Tournament.objects.filter(invite_token=token).values_list("pk", "version").first()
+
+
 def active_entries(tournament: Tournament) -> list[Entry]:
     return list(
         tournament.entries.filter(withdrawn_at__isnull=True).select_related("player").order_by("seed", "pk")

@@ -1,13 +1,25 @@
-"""Celery tasks of tournaments: the periodic sweep (scheduled starts, lost results)."""
+"""Celery tasks of tournaments: the next step after a round, its alerts, and the periodic sweep
+that guarantees both (scheduled starts, lost results, lost tasks)."""
 
 from __future__ import annotations
 
 from tables.background import registry
 from tables.background.registry import registered
-from tables.tournaments import services
+from tables.tournaments import alerts, services
 
 
 @registered(registry.SWEEP_TOURNAMENTS)
 def sweep_tournaments() -> int:
-    """Start the events whose date has come; record results whose announcement was lost."""
-    return services.sweep_tournaments()
+    """Start the events whose date has come; record results whose announcement was lost; take
+    the next step of rounds over; alert rounds whose alerts never went."""
+    return services.sweep_tournaments() + alerts.sweep_unalerted()
+
+
+@registered(registry.ADVANCE_TOURNAMENT)
+def advance_tournament(tournament_id: int) -> bool:
+    return services.advance(tournament_id)
+
+
+@registered(registry.ALERT_TOURNAMENT_ROUND)
+def alert_tournament_round(round_id: int) -> int:
+    return alerts.alert_round(round_id)

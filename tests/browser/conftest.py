@@ -59,6 +59,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _clean_cache():
+    """No claim of an earlier test (an on-site alert's, kept a day under ids that the next
+    test's new rows reuse) or rate limit carries over: the cache starts empty, as in tables/."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _tasks_run_in_the_server(monkeypatch):
     """The live server runs in this process with no Celery worker: its background work (a bot's
     turn, an alert, a review) runs inline, as in embedded mode, with Redis (.ci/run) or without."""

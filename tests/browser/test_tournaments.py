@@ -1,10 +1,13 @@
 """A tournament in a real browser, phone and desktop, Spanish and English: an account creates an
 unrated event with a robot, two accounts join by the invite link, the event starts when full,
-each player finds the new match on the tournament page and opens its table, the page follows
-the results without a reload and shows the winner; a player who misses an entry rule is told
+each player is alerted to the new match and finds it on the tournament page, which follows the
+event over the user socket, and opens its table; the page follows the results without a reload
+and shows the winner; a player who misses an entry rule is told
 which one."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from playwright.sync_api import expect
@@ -13,7 +16,7 @@ from .conftest import DESKTOP, PHONE, new_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-WAIT_MS = 20_000  # the page asks for news every 5 s
+WAIT_MS = 20_000  # a loaded machine: the page hears within moments over the user socket
 LABELS = {
     "en-US": {"create": "CREATE", "join": "JOIN", "robot": "ADD A ROBOT", "winner": "Winner:"},
     "es-ES": {"create": "CREAR", "join": "INSCRIBIRME", "robot": "AÑADIR UN ROBOT", "winner": "Ganador:"},
@@ -37,6 +40,8 @@ def test_an_event_with_a_robot_is_joined_by_link_played_and_won(
         for name, (_, session) in people.items()
     }
     alice = pages["alice"]
+    sent_by_alice: list[str] = []
+    alice.on("websocket", lambda socket: socket.on("framesent", lambda frame: sent_by_alice.append(frame)))
     alice.goto("/tournaments/new/")
     alice.fill("#nt-name", "Friday club")
     alice.fill("#nt-max", "4")
@@ -52,6 +57,10 @@ def test_an_event_with_a_robot_is_joined_by_link_played_and_won(
         pages[name].get_by_role("button", name=label["join"], exact=True).click()
     tournament = Tournament.objects.get()
     assert tournament.status == Tournament.Status.RUNNING
+    alerted = alice.locator("#toasts .toast", has_text="Friday club")
+    expect(alerted).to_be_visible(timeout=WAIT_MS)  # the new match's alert, on the page she is on
+    watch = {"type": "watch_tournament", "tournament": tournament.invite_token}
+    assert json.dumps(watch, separators=(",", ":")) in sent_by_alice  # her page follows the event
     tokens = {}
     for name, page in pages.items():
         own = Pairing.objects.filter(round__tournament=tournament, table__isnull=False).filter(

@@ -8,10 +8,16 @@ from tables.tournaments.services.registration import (
     join,
     withdraw,
 )
-from tables.tournaments.services.results import record_match_end, start, sweep_tournaments
+from tables.tournaments.services.results import (
+    advance,
+    record_match_end,
+    start,
+    sweep_tournaments,
+)
 
 __all__ = [
     "add_robot",
+    "advance",
     "cancel",
     "create_tournament",
     "join",

@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from tables.accounts.models import Player
 from tables.alerts import services as inbox_lines
 from tables.core.errors import Conflict, Forbidden, NotFound
+from tables.tournaments.announcements import announce_change_on_commit
 from tables.tournaments.models import Tournament
 
 TournamentRef = int | str  # the primary key, or the invite token
@@ -25,8 +26,10 @@ def lock_tournament(ref: TournamentRef) -> Tournament:
 
 
 def bump(tournament: Tournament, *fields: str) -> None:
+    """A new version of the locked event: its page hears of it after commit."""
     tournament.version += 1
     tournament.save(update_fields=["version", *fields])
+    announce_change_on_commit(tournament)
 
 
 def require_registering(tournament: Tournament) -> None:

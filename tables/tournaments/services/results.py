@@ -3,8 +3,9 @@ end, and the sweep that guarantees all of it.
 
 The end of a match is announced after its commit (tables.core.announcements.match_ended); the
 result is written under the tournament's lock and only while the pairing is open, so a match end
-seen twice (a retried move and a timeout, or the announcement and the sweep) counts once and the
-round that it completes is paired once.
+seen twice (a retried move and a timeout, or the announcement and the sweep) counts once. The
+round it completes is marked over there, and its next step (the next round, or the end) is taken
+by a task (advance) under the lock again, once.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import contextlib
 import datetime as dt
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from tables.alerts import services as inbox_lines
@@ -22,6 +23,7 @@ from tables.play import engine
 from tables.play.models import Match
 from tables.play.services.matches import resign
 from tables.tournaments import selectors
+from tables.tournaments.announcements import announce_round_ended_on_commit
 from tables.tournaments.engine.standings import Standing
 from tables.tournaments.models import Entry, Pairing, Round, Tournament
 from tables.tournaments.services.common import bump, lock_tournament, tournament_path
@@ -76,13 +78,32 @@ def _write_result(pairing: Pairing, match: Match, forfeited: bool) -> None:
 
 
 def after_result(tournament: Tournament, round_row: Round) -> None:
-    """With the round's last result in, pair the next round, or end the event."""
+    """With the round's last result in, the round is over and its next step is due: told after
+    commit, and taken by a task (advance), since opening a round of a hundred matches takes
+    seconds that the last move of the round must not wait for."""
     if Pairing.objects.filter(round=round_row, finished_at__isnull=True).exists():
         return
     if round_row.ended_at is not None or tournament.status != Tournament.Status.RUNNING:
         return
     round_row.ended_at = timezone.now()
     round_row.save(update_fields=["ended_at"])
+    announce_round_ended_on_commit(tournament.pk)
+
+
+def advance(tournament_id: int) -> bool:
+    """The step after a round that is over: pair the next round, or end the event. Under the
+    tournament's lock and only while its current round is over and still its newest, so the
+    task, a retry of it and the sweep take the step once between them. True if taken now."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament_id)
+        round_row = Round.objects.filter(tournament=tournament, number=tournament.round_number).first()
+        if tournament.status != Tournament.Status.RUNNING or round_row is None or round_row.ended_at is None:
+            return False
+        _next_step(tournament, round_row)
+        return True
+
+
+def _next_step(tournament: Tournament, round_row: Round) -> None:
     active = tournament.entries.filter(withdrawn_at__isnull=True).count()
     if tournament.is_swiss:
         if round_row.number < tournament.swiss_rounds and active >= 2:
@@ -183,9 +204,10 @@ def start(tournament_id: int) -> Tournament:
 
 
 def sweep_tournaments(now: dt.datetime | None = None) -> int:
-    """The guarantee behind the fast paths: events whose start date has come are started, and a
-    match that ended without its result reaching the pairing (a lost announcement) is recorded.
-    How many events were started or results written."""
+    """The guarantee behind the fast paths: events whose start date has come are started, a
+    match that ended without its result reaching the pairing (a lost announcement) is recorded,
+    and a round over whose next step was not taken (a lost task) is advanced. How many events
+    were started, results written or rounds advanced."""
     now = now or timezone.now()
     done = 0
     due = Tournament.objects.filter(status=Tournament.Status.REGISTERING, starts_at__lte=now)
@@ -201,4 +223,11 @@ def sweep_tournaments(now: dt.datetime | None = None) -> int:
     for table_id in stuck.values_list("table_id", flat=True):
         if table_id is not None and record_match_end(table_id):
             done += 1
+    over = Round.objects.filter(
+        ended_at__isnull=False,
+        tournament__status=Tournament.Status.RUNNING,
+        number=F("tournament__round_number"),
+    )
+    for tournament_id in over.values_list("tournament_id", flat=True):
+        done += advance(tournament_id)
     return done

@@ -10,6 +10,7 @@ from tables.alerts import services as inbox_lines
 from tables.play.services.matches import start_match
 from tables.play.services.seats import create_table, join_table
 from tables.tournaments import selectors
+from tables.tournaments.announcements import announce_round_opened_on_commit
 from tables.tournaments.engine.groups import round_robin, snake_groups
 from tables.tournaments.engine.pairing import SwissField, pair_round
 from tables.tournaments.engine.standings import Standing, advancing, standings
@@ -58,6 +59,7 @@ def open_round(tournament: Tournament, number: int) -> Round:
             pairing.save(update_fields=["finished_at", "winner"])
         else:
             _open_match(tournament, pairing, entries[first], entries[second])
+    announce_round_opened_on_commit(round_row.pk)
     return round_row
 
 

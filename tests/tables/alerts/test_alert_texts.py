@@ -12,6 +12,7 @@ from tables.alerts.texts import digest_subject, duration, match_result, reminder
 from tests.tables.helpers import make_account_client
 
 CONTEXT = {"opponent": "Ana", "left": "2 h", "text": "hola", "rules": "classic", "lapses": "2026-01-01 10:00"}
+CONTEXT["name"] = "Weekly"  # a tournament's
 CONTEXT["then"] = "If you do not move, the server plays for you."  # a reminder's (reminder_then)
 CHALLENGE_KINDS = ("challenge_accepted", "seek_taken", "challenge_declined")
 

@@ -12,51 +12,17 @@ from django.test import Client
 from django.utils import timezone
 
 from tables.accounts.models import Player
-from tables.alerts import digest, notify, presence, push
+from tables.alerts import digest, notify, presence
 from tables.alerts.models import Activity, SentAlert
-from tables.background import registry, scheduling
+from tables.background import registry
 from tables.core.announcements import Alerts, table_changed
 from tables.play import selectors, services
 from tables.play.models import Deal, Table
 from tests.tables.helpers import play_match, started, to_play
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pushes", "later")]
 
 LONG_AGO = dt.timedelta(hours=2)
-
-
-@pytest.fixture(autouse=True)
-def pushes(monkeypatch, settings):
-    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = "public", "private"  # push is set up
-    sent = []
-    monkeypatch.setattr(
-        push, "send_to_player", lambda player, payload, topic: sent.append((player.pk, payload))
-    )
-    return sent
-
-
-@pytest.fixture(autouse=True)
-def later(monkeypatch):
-    """Deliveries put off for later, instead of a broker or scheduler; a push's task runs at once."""
-    calls = []
-
-    def run_task(task, *args, eta=None):
-        if task == registry.SEND_PUSH and eta is None:
-            push.send_to_player_id(*args)
-        else:
-            calls.append((task, args, eta))
-
-    monkeypatch.setattr(scheduling, "run_task", run_task)
-    return calls
-
-
-@pytest.fixture
-def site(monkeypatch):
-    messages = []
-    monkeypatch.setattr(
-        notify.events, "publish_to_player", lambda pid, message: messages.append((pid, message))
-    )
-    return messages
 
 
 def _your_move(alice, bob, **prefs) -> tuple[notify.Alert, Table]:

@@ -76,6 +76,7 @@ def test_my_tables_and_the_player_page_list_the_events_played_and_won():
     pairing = Pairing.objects.get()
     play_out(pairing.table_id, random.Random(11))
     services.record_match_end(pairing.table_id)  # as the announcement after the commit does
+    services.advance(pairing.round.tournament_id)  # and the task after it
     tournament = Tournament.objects.get()
     winner = tournament.winner
     mine = pages_in(alice.client, "en", ["/me/tables/"])["/me/tables/"]

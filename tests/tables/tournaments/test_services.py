@@ -18,7 +18,7 @@ from tables.play.models import Match, Table
 from tables.ratings.models import Rating, RatingChange
 from tables.social.models import Block
 from tables.tournaments import services
-from tables.tournaments.models import Entry, Pairing, Tournament
+from tables.tournaments.models import Entry, Pairing, Round, Tournament
 from tables.tournaments.tasks import sweep_tournaments as sweep_task
 
 from .helpers import accounts, play_out
@@ -165,6 +165,22 @@ def test_a_match_end_seen_twice_counts_once_and_pairs_the_next_round_once():
         play_out(table_id, random.Random(table_id))
         assert services.record_match_end(table_id)
         assert not services.record_match_end(table_id)
+    assert Round.objects.get(number=1).ended_at is not None  # over: its next step is due
+    assert services.advance(tournament.pk)  # the task after the commit
+    assert not services.advance(tournament.pk)  # a retry of it
+    assert services.sweep_tournaments() == 0
+    assert Pairing.objects.filter(round__number=2).count() == 2
+
+
+def test_the_sweeper_takes_the_next_step_of_a_round_whose_task_was_lost():
+    players = accounts(4)
+    tournament = swiss(players[0])
+    for player in players:
+        services.join(tournament.pk, player)
+    for table_id in Pairing.objects.filter(round__number=1).values_list("table_id", flat=True):
+        play_out(table_id, random.Random(table_id))
+        services.record_match_end(table_id)  # no commit here: no task was sent
+    assert services.sweep_tournaments() == 1
     assert services.sweep_tournaments() == 0
     assert Pairing.objects.filter(round__number=2).count() == 2
 
@@ -176,7 +192,7 @@ def test_the_sweeper_records_a_result_whose_announcement_was_lost():
         services.join(tournament.pk, player)
     pairing = Pairing.objects.get()
     play_out(pairing.table_id, random.Random(1))  # no commit here: nothing was announced
-    assert services.sweep_tournaments() == 1
+    assert services.sweep_tournaments() == 2  # the result, then the end of the event
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED and tournament.winner_id is not None
     assert InboxItem.objects.filter(kind="tournament_over").count() == 2
@@ -192,6 +208,7 @@ def test_a_withdrawal_during_the_event_forfeits_the_match_still_on():
     services.record_match_end(done.table_id)
     leaver = still_on.second
     services.withdraw(tournament.pk, leaver.player)
+    services.advance(tournament.pk)  # the task after the round ended
     still_on.refresh_from_db()
     assert still_on.forfeited and still_on.winner_id == still_on.first_id
     assert Match.objects.get(table_id=still_on.table_id).outcome == Match.Outcome.RESIGNED
