@@ -60,7 +60,10 @@ def both_have_moved(token: str, players: dict[int, ApiClient]) -> None:
 
 
 def to_last_move(token: str, players: dict[int, ApiClient]) -> tuple[ApiClient, dict[str, Any]]:
-    """Play until the next move ends the match: (its sender, its body), not sent."""
+    """Play until the next move ends the match: (its sender, its body), not sent. Both seats move
+    first: a match that ends before one side made a move of its own is aborted and rates nobody
+    (tables.ratings.services.aborted), which a deal knocked on its first turn would make of it."""
+    both_have_moved(token, players)
     turn = 0
     while True:
         state = players[0].state(token)
