@@ -307,7 +307,10 @@ def test_practice_positions_carry_only_what_their_player_saw_at_that_move(alice,
     )
     token, players = started(alice, bob)
     play_deal(token, players)
-    alice.ok("post", f"/tables/{token}/matches/1/deals/1/review", status=202)
+    # Each player asks: a dead deal is dealt again, and while the match goes on a review is of
+    # its asker's own decisions only.
+    for client in players.values():
+        client.ok("post", f"/tables/{token}/matches/1/deals/1/review", status=202)
     match = Match.objects.get()
     deal = engine.load_deal(match.deals.get())
     for row in DealReview.objects.filter(deal__match=match):

@@ -15,7 +15,7 @@ from tables.play.models import Match, Table
 from tables.reviews import selectors as accuracy
 from tables.reviews import services as reviews
 from tables.reviews.models import DealReview
-from tests.tables.helpers import play_deal, started
+from tests.tables.helpers import play_deal, play_match, started
 
 RATED = {"rated": True, "turn_seconds": 86400, "visibility": "public"}
 
@@ -37,8 +37,8 @@ def losses_by_seat() -> dict[int, list[float]]:
 
 @pytest.mark.slow  # a whole deal reviewed, both seats
 def test_a_reviewed_rated_match_gives_each_seat_and_each_player_an_accuracy(alice, bob):
-    token, players = started(alice, bob, **RATED)  # one deal is the whole match
-    play_deal(token, players)
+    token, players = started(alice, bob, **RATED)  # one deal is the whole match, unless it is dead
+    play_match(token, players)
     match = Match.objects.get()
     assert match.status == Match.Status.OVER
     path = f"/matches/{match.pk}/accuracy"
