@@ -29,7 +29,7 @@ from .errors import (
     UnsupportedVariant,
 )
 from .hollywood import Game
-from .match import DealRecord, Match, SeatScore
+from .match import BOARD_ONE_DEAL, BOARD_UNTIL_SCORED, BOARDS, DealRecord, Match, SeatScore
 from .melding import DiscardChoice, Melding, best_discard, best_melding, deadwood_after_each_discard
 from .moves import ACTION_KINDS, Action, DeadDeal, Event
 from .partnership import TEAMS, Board, Partnership, RoundRecord, round_nets
@@ -43,6 +43,9 @@ from .winner_stays import WinnerStays, WinnerStaysRecord
 __all__ = [
     "ACTION_KINDS",
     "ALL_OUTCOMES",
+    "BOARDS",
+    "BOARD_ONE_DEAL",
+    "BOARD_UNTIL_SCORED",
     "BUILD",
     "CARDS",
     "OUTCOMES",

@@ -5,6 +5,12 @@ more row. Who deals next, the running totals, when the match ends and the final 
 their bonuses all follow from the rows and the rule set. Under Hollywood scoring
 (``Ruleset.hollywood``) each won deal also goes into up to three games (rules/hollywood.py);
 the match ends when all three are closed.
+
+A *board match* (``Match.new(..., board=...)``) is one deal of a three- or four-player variant
+played at an ordinary two-seat table: ``BOARD_ONE_DEAL`` (partnership gin) is over after its first
+deal, scored or dead; ``BOARD_UNTIL_SCORED`` (winner stays) deals a dead deal again, by the same
+dealer, and is over after its first scored deal. Its final scores are the deal points alone: the
+variant, not the board, gives the bonuses (docs/rules.md, "A variant's deal at a two-seat table").
 """
 
 from __future__ import annotations
@@ -16,13 +22,16 @@ from typing import Any
 
 from .cards import Card
 from .deal import Deal, as_ruleset, check_format, check_seat
-from .errors import IllegalMove, InvalidState, RulesError
+from .errors import IllegalMove, InvalidState, RulesError, UnsupportedVariant
 from .hollywood import Game, all_closed, game_in_play, new_games, score_win
 from .ruleset import Ruleset
 from .scoring import ALL_OUTCOMES, DEAD, OUTCOMES
 
 FORMAT = 1  # version of the to_dict layout
 END_REASONS = ("resign", "forfeit")
+BOARD_ONE_DEAL = "one_deal"  # partnership gin: one deal, scored or dead (a dead deal is not replayed)
+BOARD_UNTIL_SCORED = "until_scored"  # winner stays: a dead deal is dealt again; over when one scores
+BOARDS = (BOARD_ONE_DEAL, BOARD_UNTIL_SCORED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,13 +123,17 @@ class Match:
     ended_by: str | None = None  # "resign" or "forfeit" when a player left the match
     leaver: int | None = None  # the seat that resigned or forfeited
     games: tuple[Game, ...] = ()  # Hollywood: games 1-3 after the last row
+    board: str | None = None  # a variant's deal: BOARD_ONE_DEAL or BOARD_UNTIL_SCORED; None: a match
 
     @classmethod
-    def new(cls, ruleset: Ruleset | str, first_dealer: int | None = None) -> Match:
-        """A match with no deals yet; the first dealer is drawn at random when not given."""
+    def new(cls, ruleset: Ruleset | str, first_dealer: int | None = None, board: str | None = None) -> Match:
+        """A match with no deals yet; the first dealer is drawn at random when not given.
+        ``board``: one deal of a variant (`BOARDS`), played to its end instead of a target."""
         rules = as_ruleset(ruleset)
+        if board is not None:
+            _check_board(board, rules)
         dealer = secrets.randbelow(2) if first_dealer is None else check_seat(first_dealer, "first_dealer")
-        return cls(rules, dealer, games=new_games() if rules.hollywood else ())
+        return cls(rules, dealer, games=new_games() if rules.hollywood else (), board=board)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -178,7 +191,13 @@ class Match:
     @property
     def final_scores(self) -> tuple[SeatScore, SeatScore] | None:
         """Each seat's final score with its bonuses, once the match is over (under Hollywood
-        scoring, the sum of the three games' scores; `game_scores` has each game's)."""
+        scoring, the sum of the three games' scores; `game_scores` has each game's). A board
+        match: the deal points alone, no bonus, once over (a dead one-deal board: 0 to 0)."""
+        if self.board is not None:
+            if not self.is_over:
+                return None
+            totals, won = self.totals, self.deals_won
+            return SeatScore(totals[0], 0, 0, won[0]), SeatScore(totals[1], 0, 0, won[1])
         winner = self.winner
         if winner is None:
             return None
@@ -217,13 +236,15 @@ class Match:
         ]
 
     def _reached_target(self) -> bool:
+        if self.board == BOARD_ONE_DEAL:
+            return bool(self.records)
         if self.games:
             return all_closed(self.games)
         winner = self.records[-1].winner if self.records else None
         if winner is None:
             return False
         target = self.ruleset.target
-        return target is None or self.totals[winner] >= target
+        return self.board is not None or target is None or self.totals[winner] >= target
 
     # -- playing --------------------------------------------------------------------------------
 
@@ -282,7 +303,7 @@ class Match:
     # -- serialization --------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "format": FORMAT,
             "ruleset": self.ruleset.to_dict(),
             "first_dealer": self.first_dealer,
@@ -290,13 +311,16 @@ class Match:
             "ended_by": self.ended_by,
             "leaver": self.leaver,
         }
+        if self.board is not None:  # an ordinary match's form is unchanged
+            data["board"] = self.board
+        return data
 
     @classmethod
     def from_dict(cls, data: object) -> Match:
         """Read `to_dict`'s form back, checking every row; InvalidState names what is wrong."""
         data = check_format(data, "match", FORMAT)
         try:
-            match = cls.new(Ruleset.from_dict(data["ruleset"]), data["first_dealer"])
+            match = cls.new(Ruleset.from_dict(data["ruleset"]), data["first_dealer"], data.get("board"))
             for number, row in enumerate(data["deals"], 1):
                 match = _read_row(match, row, number)
             if data.get("ended_by") is not None:
@@ -306,6 +330,16 @@ class Match:
         except (RulesError, KeyError, TypeError) as error:
             raise InvalidState(f"not a match: {error}") from None
         return match
+
+
+def _check_board(board: object, ruleset: Ruleset) -> None:
+    if type(board) is not str or board not in BOARDS:
+        raise InvalidState(f"board must be one of {', '.join(BOARDS)} (or None), not {board!r}")
+    if ruleset.hollywood:
+        raise UnsupportedVariant(
+            "Hollywood scoring does not combine with a board match (one deal of a three- or "
+            "four-player game): it scores three games between two players; play the rule set without it"
+        )
 
 
 def _check_row(outcome: str, winner: int | None, points: int, knocker: int | None) -> None:

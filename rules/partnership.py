@@ -16,7 +16,11 @@ ginrummy.com's partnership page):
   deals again;
 - the game ends when a round leaves the team ahead with a total at or over the target (a table
   option, 125 by default); the winning team gets the game bonus (the shutout bonus when the other
-  team scored no point), and each team the per-deal bonus for each round it won (its boxes).
+  team scored no point), and each team the per-deal bonus for each round it won (its boxes);
+- a player who resigns or forfeits (`resign`) ends the game at once: the leaver's team loses and
+  the other team wins. The final scores are those of a normal end on the totals so far (game
+  bonus to the winning team, a box for each round won); a round not netted yet (a deal pending,
+  or in progress) is not counted.
 
 `Partnership` is immutable: `record` (a finished `Deal`) or `record_score` (a `DealResult`) for
 either board of the round, in either order, returns the next state; the round nets exactly once,
@@ -33,18 +37,19 @@ from typing import Any
 from .cards import Card
 from .deal import Deal
 from .errors import IllegalMove, InvalidState
-from .match import SeatScore
+from .match import SeatScore, closing_scores
 from .ruleset import Ruleset
 from .variants import (
     FORMAT,
     PARTNERSHIP_TARGET,
     DealResult,
+    check_leaver,
     check_players,
     checked_result,
+    ended,
     new_deal,
     read_stored,
     result_of,
-    sheet_scores,
     sheet_totals,
     sheet_winner,
     sheet_wins,
@@ -126,6 +131,8 @@ class Partnership:
     first_dealer_team: int
     records: tuple[RoundRecord, ...] = ()
     pending: tuple[DealResult | None, DealResult | None] = (None, None)  # this round's, by board
+    ended_by: str | None = None  # "resign" or "forfeit" when a player left the game
+    leaver: int | None = None  # the seat that resigned or forfeited
 
     @classmethod
     def new(
@@ -199,19 +206,25 @@ class Partnership:
 
     @property
     def is_over(self) -> bool:
-        return self.winner is not None
+        return self.ended_by is not None or self.winner is not None
 
     @property
     def winner(self) -> int | None:
-        """The team that reached the target, once the match is over."""
+        """The team that reached the target, once the match is over; after a resignation, the
+        team of the two who stayed."""
+        if self.leaver is not None:
+            return 1 - self.team_of(self.leaver)
         return sheet_winner(self.records, self.target)
 
     @property
     def final_scores(self) -> tuple[SeatScore, SeatScore] | None:
         """Each team's final score with its bonuses, once the match is over (``deals_won``
         counts the rounds the team won: a box for each)."""
-        scores = sheet_scores(self.ruleset, self.records, 2, self.target)
-        return (scores[0], scores[1]) if scores else None
+        winner = self.winner
+        if winner is None:
+            return None
+        first, second = closing_scores(self.ruleset, self.totals, self.rounds_won, winner)
+        return first, second
 
     # -- playing ------------------------------------------------------------------------------
 
@@ -251,9 +264,18 @@ class Partnership:
             match = match.record_score(board, result)
         return match
 
-    def _open_board(self, board: int) -> Board:
+    def resign(self, seat: int, reason: str = "resign") -> Partnership:
+        """End the game now: ``seat`` resigns (or, ``reason`` "forfeit", forfeits) and the other
+        team wins; a round not netted yet is not counted."""
+        self._check_open()
+        return replace(self, ended_by=reason, leaver=check_leaver(seat, 4, reason))
+
+    def _check_open(self) -> None:
         if self.is_over:
-            raise IllegalMove("the match is over")
+            raise IllegalMove("the game is over")
+
+    def _open_board(self, board: int) -> Board:
+        self._check_open()
         if type(board) is not int or board not in (0, 1):
             raise IllegalMove(f"board must be 0 or 1, not {board!r}")
         if self.pending[board] is not None:
@@ -272,6 +294,8 @@ class Partnership:
             "first_dealer_team": self.first_dealer_team,
             "rounds": [record.to_dict() for record in self.records],
             "pending": [None if result is None else result.to_dict() for result in self.pending],
+            "ended_by": self.ended_by,
+            "leaver": self.leaver,
         }
 
     @classmethod
@@ -289,7 +313,7 @@ def _replay(data: dict[str, Any]) -> Partnership:
     for board, result in enumerate(data.get("pending") or (None, None)):
         if result is not None:
             match = match.record_score(board, DealResult.from_dict(result))
-    return match
+    return ended(match, data, Partnership.resign)
 
 
 def _read_round(match: Partnership, row: object, number: int) -> Partnership:

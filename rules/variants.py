@@ -16,7 +16,7 @@ from typing import Any, Protocol, TypeVar
 from .cards import Card
 from .deal import Deal, as_ruleset, check_format
 from .errors import IllegalMove, InvalidRuleset, InvalidState, RulesError, UnsupportedVariant
-from .match import SeatScore, _check_row, closing_scores
+from .match import END_REASONS, _check_row
 from .ruleset import Ruleset
 from .scoring import DEAD
 
@@ -121,6 +121,24 @@ def checked_result(result: DealResult, players: tuple[int, int]) -> DealResult:
     return result
 
 
+def check_leaver(seat: object, count: int, reason: object) -> int:
+    """``seat`` as a table seat of a table of ``count`` that can resign (``reason`` "resign") or
+    forfeit (``reason`` "forfeit"); IllegalMove for another seat, RulesError for another reason."""
+    if type(seat) is not int or not 0 <= seat < count:
+        raise IllegalMove(f"the resigning seat must be a seat from 0 to {count - 1}, not {seat!r}")
+    if reason not in END_REASONS:
+        raise RulesError(f"reason must be one of {', '.join(END_REASONS)}, not {reason!r}")
+    return seat
+
+
+def ended(match: T, data: dict[str, Any], resign: Callable[[T, int, str], T]) -> T:
+    """``match`` resigned as a stored variant says (its "ended_by" and "leaver"; a form stored
+    before resignations were recorded has neither)."""
+    if data.get("ended_by") is None:
+        return match
+    return resign(match, data["leaver"], data["ended_by"])
+
+
 def read_stored(data: object, what: str, build: Callable[[dict[str, Any]], T]) -> T:
     """``build`` applied to a stored ``what`` (a `to_dict` form, replayed row by row); anything
     wrong with it is an InvalidState that names it."""
@@ -163,14 +181,3 @@ def sheet_winner(rows: Sequence[ScoreRow], target: int) -> int | None:
     if last is None or rows[-1].totals[last] < target:
         return None
     return last
-
-
-def sheet_scores(
-    ruleset: Ruleset, rows: Sequence[ScoreRow], sides: int, target: int
-) -> tuple[SeatScore, ...]:
-    """Every side's final score with the rule set's bonuses, once a side reached ``target``
-    (empty before)."""
-    winner = sheet_winner(rows, target)
-    if winner is None:
-        return ()
-    return closing_scores(ruleset, sheet_totals(rows, sides), sheet_wins(rows, sides), winner)

@@ -13,7 +13,13 @@ round-robin gin):
 - each player keeps their own score; the game ends when the winner of a deal reaches the target
   (the rule set's target, 100 when it plays a single deal, or a table option). The winner gets
   the game bonus (the shutout bonus when neither other player scored a point) and every player
-  the per-deal bonus for each deal they won, as in a two-player match (`closing_scores`).
+  the per-deal bonus for each deal they won, as in a two-player match (`closing_scores`);
+- a player who resigns or forfeits (`resign`) ends the game at once; a deal in progress is not
+  scored. The winner is the one of the two who stayed with the higher total; on equal totals the
+  one who won more deals; still equal, the one who is not waiting (who would play the next deal),
+  then the lower seat *(decided: the sources say nothing; the score sheet decides, then the
+  table)*. The final scores are those of a normal end for that winner: the game bonus (the shutout
+  bonus when neither other player scored), and the per-deal bonus to every player, the leaver too.
 
 `WinnerStays` is immutable: `record` (a finished `Deal`) or `record_score` (a `DealResult`)
 returns the match with one more row.
@@ -29,18 +35,19 @@ from typing import Any
 from .cards import Card
 from .deal import Deal
 from .errors import IllegalMove, InvalidState
-from .match import SeatScore
+from .match import SeatScore, closing_scores
 from .ruleset import Ruleset
 from .variants import (
     FORMAT,
     WINNER_STAYS_TARGET,
     DealResult,
+    check_leaver,
     check_players,
     checked_result,
+    ended,
     new_deal,
     read_stored,
     result_of,
-    sheet_scores,
     sheet_totals,
     sheet_winner,
     sheet_wins,
@@ -91,6 +98,8 @@ class WinnerStays:
     first_waiting: int
     first_dealer: int
     records: tuple[WinnerStaysRecord, ...] = ()
+    ended_by: str | None = None  # "resign" or "forfeit" when a player left the game
+    leaver: int | None = None  # the seat that resigned or forfeited
 
     @classmethod
     def new(
@@ -156,18 +165,27 @@ class WinnerStays:
 
     @property
     def is_over(self) -> bool:
-        return self.winner is not None
+        return self.ended_by is not None or self.winner is not None
 
     @property
     def winner(self) -> int | None:
-        """The seat that reached the target, once the match is over."""
-        return sheet_winner(self.records, self.target)
+        """The seat that reached the target, once the match is over; after a resignation, the
+        one of the two who stayed with the higher total, then more deals won, then the one not
+        waiting, then the lower seat."""
+        if self.leaver is None:
+            return sheet_winner(self.records, self.target)
+        totals, won, waiting = self.totals, self.deals_won, self.who_waits
+        stayed = [seat for seat in range(SEATS) if seat != self.leaver]
+        return max(stayed, key=lambda seat: (totals[seat], won[seat], seat != waiting, -seat))
 
     @property
     def final_scores(self) -> tuple[SeatScore, SeatScore, SeatScore] | None:
         """Each seat's final score with its bonuses, once the match is over."""
-        scores = sheet_scores(self.ruleset, self.records, SEATS, self.target)
-        return (scores[0], scores[1], scores[2]) if scores else None
+        winner = self.winner
+        if winner is None:
+            return None
+        first, second, third = closing_scores(self.ruleset, self.totals, self.deals_won, winner)
+        return first, second, third
 
     # -- playing ------------------------------------------------------------------------------
 
@@ -201,9 +219,15 @@ class WinnerStays:
             match = match.record_score(result)
         return match
 
+    def resign(self, seat: int, reason: str = "resign") -> WinnerStays:
+        """End the game now: ``seat`` resigns (or, ``reason`` "forfeit", forfeits); the better
+        placed of the two who stayed wins (`winner`)."""
+        self._check_open()
+        return replace(self, ended_by=reason, leaver=check_leaver(seat, SEATS, reason))
+
     def _check_open(self) -> None:
         if self.is_over:
-            raise IllegalMove("the match is over")
+            raise IllegalMove("the game is over")
 
     # -- serialization ------------------------------------------------------------------------
 
@@ -216,6 +240,8 @@ class WinnerStays:
             "first_waiting": self.first_waiting,
             "first_dealer": self.first_dealer,
             "deals": [record.to_dict() for record in self.records],
+            "ended_by": self.ended_by,
+            "leaver": self.leaver,
         }
 
     @classmethod
@@ -230,7 +256,7 @@ def _replay(data: dict[str, Any]) -> WinnerStays:
     )
     for number, row in enumerate(data["deals"], 1):
         match = _read_row(match, row, number)
-    return match
+    return ended(match, data, WinnerStays.resign)
 
 
 def _read_row(match: WinnerStays, row: object, number: int) -> WinnerStays:

@@ -38,6 +38,22 @@ def won(seat: int, points: int, outcome: str = "knock") -> DealResult:
     return DealResult(outcome, seat, points, seat if outcome != "undercut" else None)
 
 
+def team_scores(ruleset, totals, boxes, winner) -> tuple[SeatScore, SeatScore]:
+    """Both teams' final scores worked by hand: the game (or shutout) bonus, a box per round won."""
+    shutout = totals[1 - winner] == 0
+    game_bonus = max(ruleset.game_bonus, ruleset.shutout_bonus) if shutout else ruleset.game_bonus
+    first, second = (
+        SeatScore(
+            totals[team],
+            game_bonus if team == winner else 0,
+            ruleset.per_deal_bonus * boxes[team],
+            boxes[team],
+        )
+        for team in (0, 1)
+    )
+    return first, second
+
+
 def play_round(match: Partnership, first: DealResult, second: DealResult, order=(0, 1)) -> Partnership:
     results = (first, second)
     return match.record_all((board, results[board]) for board in order)
@@ -252,17 +268,7 @@ def test_netting_over_random_results_in_both_arrival_orders(
     if winner is None:
         assert match.final_scores is None
     else:
-        shutout = totals[1 - winner] == 0
-        game_bonus = max(ruleset.game_bonus, ruleset.shutout_bonus) if shutout else ruleset.game_bonus
-        assert match.final_scores == tuple(
-            SeatScore(
-                totals[team],
-                game_bonus if team == winner else 0,
-                ruleset.per_deal_bonus * boxes[team],
-                boxes[team],
-            )
-            for team in (0, 1)
-        )
+        assert match.final_scores == team_scores(ruleset, totals, boxes, winner)
     assert Partnership.from_dict(json.loads(json.dumps(match.to_dict()))) == match
 
 
@@ -309,3 +315,100 @@ def test_a_stored_match_with_a_wrong_round_is_refused():
     data["rounds"][0]["results"] = data["rounds"][0]["results"][:1]
     with pytest.raises(InvalidState, match="two deals"):
         Partnership.from_dict(data)
+
+
+# -- resigning --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("leaver", "winner", "scores"),
+    [
+        # B & D scored nothing: a shutout, 28 + 200 + 20 = 248
+        (D, 0, (SeatScore(28, 200, 20, 1), SeatScore(0, 0, 0, 0))),
+        # A & C are ahead but A leaves: B & D win on 0, 0 + 100; A & C keep 28 + 20 = 48
+        (A, 1, (SeatScore(28, 0, 20, 1), SeatScore(0, 100, 0, 0))),
+    ],
+)
+def test_a_resignation_ends_the_game_and_the_leavers_team_loses(leaver, winner, scores):
+    """Classic. Round 1: A beats B by 16, C beats D by 12: A & C 28–0. Round 2: A beats D by 7
+    (board 0), board 1 still being played: the round is not netted, so it does not count."""
+    match = play_round(Partnership.new(CLASSIC, first_dealer_team=0), won(A, 16), won(C, 12))
+    match = match.record_score(0, won(A, 7))
+    resigned = match.resign(leaver)
+    assert (resigned.is_over, resigned.winner, resigned.leaver, resigned.ended_by) == (
+        True,
+        winner,
+        leaver,
+        "resign",
+    )
+    assert resigned.totals == (28, 0) and resigned.final_scores == scores
+    for attempt in (
+        lambda: resigned.record_score(1, won(C, 10)),
+        lambda: resigned.next_deal(1),
+        lambda: resigned.resign(B),
+    ):
+        with pytest.raises(IllegalMove, match="the game is over"):
+            attempt()
+    stored = json.loads(json.dumps(resigned.to_dict()))
+    assert (stored["ended_by"], stored["leaver"]) == ("resign", leaver)
+    assert Partnership.from_dict(stored) == resigned
+
+
+def test_a_resignation_is_checked():
+    match = Partnership.new(CLASSIC, first_dealer_team=0)
+    for seat in (4, -1, "0", None):
+        with pytest.raises(IllegalMove, match="resigning seat"):
+            match.resign(seat)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="reason"):
+        match.resign(A, "bored")
+    forfeited = match.resign(C, "forfeit")
+    assert (forfeited.ended_by, forfeited.winner) == ("forfeit", 1)
+    assert forfeited.final_scores == (SeatScore(0, 0, 0, 0), SeatScore(0, 200, 0, 0))
+    over = play_round(Partnership.new(CLASSIC, first_dealer_team=0, target=20), won(A, 16), won(C, 12))
+    with pytest.raises(IllegalMove, match="the game is over"):
+        over.resign(B)
+
+
+def test_a_stored_game_from_before_resignations_still_loads():
+    match = play_round(Partnership.new(CLASSIC, first_dealer_team=0), won(A, 16), DEAD)
+    data = match.to_dict()
+    assert (data.pop("ended_by"), data.pop("leaver")) == (None, None)
+    assert Partnership.from_dict(data) == match
+    data = match.resign(B).to_dict()
+    data["leaver"] = 7
+    with pytest.raises(InvalidState, match="resigning seat"):
+        Partnership.from_dict(data)
+
+
+@settings(max_examples=200)
+@given(
+    ruleset=st.sampled_from([CLASSIC, PLAYGRIDIA, RULESETS["reino"]]),
+    seats=st.permutations([A, B, C, D]),
+    first_dealer_team=st.integers(0, 1),
+    rounds=st.lists(ROUND, max_size=10),
+    half=st.one_of(st.none(), st.tuples(st.integers(0, 1), RELATIVE)),  # a board recorded, pending
+    leaver=st.integers(0, 3),
+    reason=st.sampled_from(["resign", "forfeit"]),
+)
+def test_resigning_over_random_results(ruleset, seats, first_dealer_team, rounds, half, leaver, reason):
+    teams = ((seats[0], seats[1]), (seats[2], seats[3]))
+    match = Partnership.new(ruleset, teams, first_dealer_team, target=5000)
+    for first, second, _ in rounds:
+        results = [
+            DEAD if spec is None else won(match.boards[board].players[spec[0]], spec[1])
+            for board, spec in enumerate((first, second))
+        ]
+        match = match.record_all(enumerate(results))
+    if half is not None:
+        board, spec = half
+        match = match.record_score(
+            board, DEAD if spec is None else won(match.boards[board].players[spec[0]], 5)
+        )
+    totals, boxes = match.totals, match.rounds_won
+    resigned = match.resign(leaver, reason)
+    winner = 1 - match.team_of(leaver)
+    assert resigned.is_over and resigned.winner == winner and resigned.totals == totals
+    assert resigned.final_scores == team_scores(ruleset, totals, boxes, winner)
+    assert Partnership.from_dict(json.loads(json.dumps(resigned.to_dict()))) == resigned
+    with pytest.raises(IllegalMove, match="the game is over"):
+        resigned.record_score(resigned.open_boards[0], DEAD)

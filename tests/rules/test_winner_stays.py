@@ -296,3 +296,121 @@ def test_a_stored_match_with_a_wrong_row_is_refused():
     data["deals"][1]["winner"] = A
     with pytest.raises(InvalidState, match="winner-stays"):
         WinnerStays.from_dict(data)
+
+
+# -- resigning --------------------------------------------------------------------------------
+
+
+def test_a_resignation_ends_the_game_and_the_better_placed_of_the_two_who_stayed_wins():
+    """The worked example's first four deals (A 30, B 45, C 17; A–B to play, C waiting); then
+    B, ahead, resigns. A, on 30 against C's 17, wins: A 30 + 100 + 20 = 150; B keeps 45 and
+    20 for the deal won, 65; C 17 + 20 = 37."""
+    match = WinnerStays.new(CLASSIC, first_waiting=C, first_dealer=A)
+    match = match.record_all([won(B, 45, "gin"), DEAD, DealResult("undercut", C, 17, B), won(A, 30)])
+    resigned = match.resign(B)
+    assert (resigned.is_over, resigned.winner, resigned.leaver, resigned.ended_by) == (True, A, B, "resign")
+    assert resigned.final_scores == (
+        SeatScore(30, 100, 20, 1),
+        SeatScore(45, 0, 20, 1),
+        SeatScore(17, 0, 20, 1),
+    )
+    assert [score.total for score in resigned.final_scores] == [150, 65, 37]
+    for attempt in (
+        lambda: resigned.record_score(won(A, 10)),
+        lambda: resigned.next_deal(),
+        lambda: resigned.resign(A),
+        lambda: resigned.resign(B, "forfeit"),
+    ):
+        with pytest.raises(IllegalMove, match="the game is over"):
+            attempt()
+    stored = json.loads(json.dumps(resigned.to_dict()))
+    assert (stored["ended_by"], stored["leaver"]) == ("resign", B)
+    assert WinnerStays.from_dict(stored) == resigned
+
+
+@pytest.mark.parametrize(
+    ("results", "leaver", "winner", "why"),
+    [
+        # A knocks for 20 (B waits), C knocks for 10 twice (A waits, then B): A 20 and C 20
+        ([won(A, 20), won(C, 10), won(C, 10)], B, C, "equal totals: C won more deals"),
+        # A knocks for 20 (B waits), C knocks for 20 (A waits): A 20 and C 20, one deal each
+        ([won(A, 20), won(C, 20)], B, C, "equal totals and deals: A waits, C plays on"),
+        ([won(A, 20), won(C, 20)], C, A, "A's 20 against B's 0"),
+        ([], C, A, "nothing scored, neither waits: the lower seat"),
+        ([], B, A, "nothing scored: C waits, A plays on"),
+        ([], A, B, "nothing scored: C waits, B plays on"),
+        ([DEAD, DEAD], A, B, "dead deals: C still waits"),
+    ],
+)
+def test_who_wins_after_a_resignation(results, leaver, winner, why):
+    match = WinnerStays.new(CLASSIC, first_waiting=C, first_dealer=A).record_all(results).resign(leaver)
+    assert match.winner == winner, why
+    scores = match.final_scores
+    assert scores is not None
+    shutout = all(total == 0 for seat, total in enumerate(match.totals) if seat != winner)
+    assert scores[winner].game_bonus == (200 if shutout else 100)
+    assert [score.deal_bonus for score in scores] == [20 * count for count in match.deals_won]
+
+
+def test_a_resignation_is_checked():
+    match = WinnerStays.new(CLASSIC, first_waiting=C, first_dealer=A)
+    for seat in (3, -1, "0", None):
+        with pytest.raises(IllegalMove, match="resigning seat"):
+            match.resign(seat)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="reason"):
+        match.resign(A, "bored")
+    over = match.record_all([won(B, 60), won(B, 45)])
+    assert over.is_over and over.winner == B
+    with pytest.raises(IllegalMove, match="the game is over"):
+        over.resign(A)
+    forfeited = match.resign(A, "forfeit")
+    assert (forfeited.ended_by, forfeited.winner) == ("forfeit", B)  # C waits: B plays on
+
+
+def test_a_stored_game_from_before_resignations_still_loads():
+    match = WinnerStays.new(CLASSIC, C, A).record_all([won(B, 45), DEAD])
+    data = match.to_dict()
+    assert (data.pop("ended_by"), data.pop("leaver")) == (None, None)
+    assert WinnerStays.from_dict(data) == match
+    data = match.resign(A).to_dict()
+    data["leaver"] = 5
+    with pytest.raises(InvalidState, match="resigning seat"):
+        WinnerStays.from_dict(data)
+    data["leaver"], data["ended_by"] = A, "bored"
+    with pytest.raises(InvalidState, match="reason"):
+        WinnerStays.from_dict(data)
+
+
+@settings(max_examples=200)
+@given(
+    ruleset=st.sampled_from([CLASSIC, PLAYGRIDIA, RULESETS["reino"]]),
+    first_waiting=st.integers(0, 2),
+    dealer_pick=st.integers(0, 1),
+    specs=st.lists(RELATIVE, max_size=20),
+    leaver=st.integers(0, 2),
+    reason=st.sampled_from(["resign", "forfeit"]),
+)
+def test_resigning_over_random_results(ruleset, first_waiting, dealer_pick, specs, leaver, reason):
+    first_dealer = [seat for seat in (A, B, C) if seat != first_waiting][dealer_pick]
+    match = play_relative(WinnerStays.new(ruleset, first_waiting, first_dealer, 5000), specs)
+    assert not match.is_over
+    waiting, totals, won_count = match.who_waits, match.totals, match.deals_won
+    resigned = match.resign(leaver, reason)
+    stayed = [seat for seat in (A, B, C) if seat != leaver]
+    best = max(stayed, key=lambda seat: (totals[seat], won_count[seat], seat != waiting, -seat))
+    assert resigned.is_over and resigned.winner == best and resigned.records == match.records
+    assert resigned.totals == totals and resigned.who_waits == waiting
+    shutout = all(totals[seat] == 0 for seat in (A, B, C) if seat != best)
+    game_bonus = max(ruleset.game_bonus, ruleset.shutout_bonus) if shutout else ruleset.game_bonus
+    assert resigned.final_scores == tuple(
+        SeatScore(
+            totals[seat],
+            game_bonus if seat == best else 0,
+            ruleset.per_deal_bonus * won_count[seat],
+            won_count[seat],
+        )
+        for seat in (A, B, C)
+    )
+    assert WinnerStays.from_dict(json.loads(json.dumps(resigned.to_dict()))) == resigned
+    with pytest.raises(IllegalMove, match="the game is over"):
+        resigned.record_score(DEAD)
