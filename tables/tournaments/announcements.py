@@ -2,14 +2,19 @@
 (tables/apps.py); the writers never import what follows.
 
 - ``tournament_changed`` (``change``: a TournamentChange): a new version of an event (a join,
-  a result, a new round, the end). Live publishing tells the sockets that follow its page.
+  the start, a result, a new round, the end). Live publishing tells the sockets that follow its
+  page. A version of an event that has started with its round 1 not yet opened
+  (``first_round_due``: the start, or a withdrawal before the round) also hands round 1 to a
+  task: pairing and opening the tables of 128 matches takes seconds that the join taking the
+  last place (or the start-date sweep) must not wait for (tables.tournaments.watchers).
 - ``round_ended`` (``tournament_id``): a round's last result is in, so its next round (or the
   end) is due. Pairing and opening a round of a hundred matches takes seconds, so it runs in a
   task, never in the match-end hook on the path of the last move (tables.tournaments.watchers).
 - ``round_opened`` (``round_id``): a round's matches are on; their players are alerted
   (tables.tournaments.alerts).
 
-The periodic sweep (services.sweep_tournaments) is the guarantee behind the last two.
+The periodic sweep (services.sweep_tournaments) is the guarantee behind the round 1 handed over,
+``round_ended`` and ``round_opened``.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ _ANNOUNCING = "_change_announced"  # set on the locked row: one announcement per
 class TournamentChange:
     tournament_id: int
     version: int
+    first_round_due: bool = False  # started, round 1 not opened yet: a task opens it
 
 
 def announce_change_on_commit(tournament: Tournament) -> None:
@@ -46,7 +52,8 @@ def announce_change_on_commit(tournament: Tournament) -> None:
 
     def send() -> None:
         setattr(tournament, _ANNOUNCING, False)
-        _send(tournament_changed, change=TournamentChange(tournament.pk, tournament.version))
+        due = tournament.status == Tournament.Status.RUNNING and tournament.round_number == 0
+        _send(tournament_changed, change=TournamentChange(tournament.pk, tournament.version, due))
 
     transaction.on_commit(send)
 

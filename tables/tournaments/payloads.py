@@ -36,9 +36,16 @@ def tournament_summary(tournament: Tournament) -> dict[str, Any]:
         "max_players": tournament.max_players,
         "starts_at": tournament.starts_at.isoformat() if tournament.starts_at else None,
         "round": tournament.round_number,
+        "first_round_pending": _first_round_pending(tournament),
         "winner": tournament.winner.name if tournament.winner else None,
         "version": tournament.version,
     }
+
+
+def _first_round_pending(tournament: Tournament) -> bool:
+    """Started, and round 1 not opened yet: its task pairs it and opens its tables after the
+    start's commit (services.results.advance), a moment later."""
+    return tournament.status == Tournament.Status.RUNNING and tournament.round_number == 0
 
 
 def tournament_detail(tournament: Tournament, viewer: Player | None, now: dt.datetime) -> dict[str, Any]:

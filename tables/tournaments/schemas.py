@@ -108,7 +108,11 @@ class TournamentSummaryOut(Schema):
     players: int
     max_players: int
     starts_at: str | None
-    round: int
+    round: int = Field(description="the round in play; 0 before round 1 is opened")
+    first_round_pending: bool = Field(
+        description="running, and round 1 is being paired and its tables opened (a moment after "
+        "the start): round is 0 and rounds is empty until then"
+    )
     winner: str | None
     version: int
 

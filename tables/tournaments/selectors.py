@@ -33,6 +33,12 @@ def rating_at(player: Player, pace: str) -> float:
     return DEFAULT_RATING if row is None else row
 
 
+def ratings_at(player_ids: list[int], pace: str) -> dict[int, float]:
+    """Each of the players' rating at the pace, in one query (DEFAULT_RATING for those without)."""
+    rows = dict(Rating.objects.filter(player_id__in=player_ids, pace=pace).values_list("player_id", "rating"))
+    return {pk: rows.get(pk, DEFAULT_RATING) for pk in player_ids}
+
+
 def timeout_percent(player: Player, now: dt.datetime) -> float:
     """Of the player's matches that ended in the last 90 days, the share lost on time."""
     seated = Q(table__seat0=player) | Q(table__seat1=player)

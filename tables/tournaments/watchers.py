@@ -4,7 +4,9 @@
   result to the pairing. For any other match it costs one indexed query (the pairing by its table).
 - A round over (announcements.round_ended): its next step is handed to a task.
 - A new version of an event (announcements.tournament_changed): the sockets following its page
-  are told (tables.live.consumers, the user socket's "watch_tournament").
+  are told (tables.live.consumers, the user socket's "watch_tournament"); then, if the event has
+  started and its round 1 is not open yet, round 1 is handed to the same task (the join that
+  took the last place, or the start-date sweep, never opens it itself).
 - An account being deleted (tables.accounts.announcements.account_leaving): it leaves its events.
 """
 
@@ -30,7 +32,9 @@ def on_round_ended(sender: Any, tournament_id: int, **kwargs: Any) -> None:
 
 def on_tournament_change(sender: Any, change: TournamentChange, **kwargs: Any) -> None:
     message = {"type": "tournament.changed", "version": change.version}
-    events.group_send(events.tournament_group(change.tournament_id), message)
+    events.group_send(events.tournament_group(change.tournament_id), message)  # never raises
+    if change.first_round_due:
+        scheduling.run_task(registry.ADVANCE_TOURNAMENT, change.tournament_id)
 
 
 def on_account_leaving(sender: Any, player_id: int, **kwargs: Any) -> None:

@@ -2,7 +2,8 @@
 
 A join locks the tournament's row, counts the places left and checks every entry rule, so 30
 joins at once into 16 places seat exactly 16; the join that takes the last place starts the
-event in its own transaction.
+event in its own transaction: the seeds fixed and the event running, in a few queries. Its round
+1 is paired and opened by a task after the commit (services.results.advance), not in the join.
 """
 
 from __future__ import annotations
@@ -133,7 +134,8 @@ def _start_date(value: Any) -> dt.datetime | None:
 
 
 def join(ref: TournamentRef, player: Player) -> Entry:
-    """Take a place; the last place starts the event (in this transaction)."""
+    """Take a place; the last place starts the event (in this transaction; round 1 is opened
+    after its commit by a task)."""
     with transaction.atomic():
         tournament = lock_tournament(ref)
         require_registering(tournament)

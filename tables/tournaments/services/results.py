@@ -1,11 +1,12 @@
-"""A match's result reaching its tournament, withdrawals during the event, the next round, the
-end, and the sweep that guarantees all of it.
+"""A match's result reaching its tournament, withdrawals during the event, round 1 and the next
+rounds, the end, and the sweep that guarantees all of it.
 
 The end of a match is announced after its commit (tables.core.announcements.match_ended); the
 result is written under the tournament's lock and only while the pairing is open, so a match end
 seen twice (a retried move and a timeout, or the announcement and the sweep) counts once. The
 round it completes is marked over there, and its next step (the next round, or the end) is taken
-by a task (advance) under the lock again, once.
+by a task (advance) under the lock again, once. The start is a step of its own transaction too:
+round 1 of an event just started is the same task's (advance, with ``round_number`` 0).
 """
 
 from __future__ import annotations
@@ -28,12 +29,17 @@ from tables.tournaments.engine.standings import Standing
 from tables.tournaments.models import Entry, Pairing, Round, Tournament
 from tables.tournaments.services.common import bump, lock_tournament, tournament_path
 from tables.tournaments.services.running import (
+    MIN_PLAYERS,
     advancing_from,
     group_standings,
     open_round,
     start_locked,
     swiss_standings,
 )
+
+# Round 1 is its task's, handed over by the start's commit; the sweep opens it only once the
+# task had time enough (a lost task), so that it does not pair 128 tables beside the task.
+FIRST_ROUND_GRACE = dt.timedelta(seconds=30)
 
 
 def record_match_end(table_id: int) -> bool:
@@ -91,16 +97,30 @@ def after_result(tournament: Tournament, round_row: Round) -> None:
 
 
 def advance(tournament_id: int) -> bool:
-    """The step after a round that is over: pair the next round, or end the event. Under the
-    tournament's lock and only while its current round is over and still its newest, so the
-    task, a retry of it and the sweep take the step once between them. True if taken now."""
+    """The event's next step: round 1 of an event that has started (``round_number`` 0), or
+    after a round that is over the next round or the end. Under the tournament's lock and only
+    while that step is still due (opening a round moves ``round_number``), so the task, a retry
+    of it and the sweep take the step once between them. True if taken now."""
     with transaction.atomic():
         tournament = lock_tournament(tournament_id)
+        if tournament.status != Tournament.Status.RUNNING:
+            return False
+        if tournament.round_number == 0:
+            _first_step(tournament)
+            return True
         round_row = Round.objects.filter(tournament=tournament, number=tournament.round_number).first()
-        if tournament.status != Tournament.Status.RUNNING or round_row is None or round_row.ended_at is None:
+        if round_row is None or round_row.ended_at is None:
             return False
         _next_step(tournament, round_row)
         return True
+
+
+def _first_step(tournament: Tournament) -> None:
+    """Round 1, unless withdrawals since the start left fewer than two players: then the end."""
+    if tournament.entries.filter(withdrawn_at__isnull=True).count() >= MIN_PLAYERS:
+        open_round(tournament, 1)
+    else:
+        finish(tournament)
 
 
 def _next_step(tournament: Tournament, round_row: Round) -> None:
@@ -174,7 +194,8 @@ def finish(tournament: Tournament) -> None:
 
 def _final_order(tournament: Tournament) -> list[int]:
     """Entries best first: active before withdrawn. A Swiss by its standings; groups by the
-    last round reached, then within it by the group standings compared across groups."""
+    last round reached, then within it by the group standings compared across groups (one who
+    withdrew before round 1 was paired reached none: after them, by seed)."""
     withdrawn = set(tournament.entries.filter(withdrawn_at__isnull=False).values_list("pk", flat=True))
     if tournament.is_swiss:
         ranked = [s.player for s in swiss_standings(tournament, selectors.all_pairings(tournament))]
@@ -187,6 +208,8 @@ def _final_order(tournament: Tournament) -> list[int]:
                 ranked += [s.player for s in reached]
             else:
                 ranked += [s.player for s in sorted(reached, key=_across_groups)]
+        seeds = selectors.seeds_of(tournament)  # who left before round 1: never in a group
+        ranked += sorted((pk for pk in seeds if pk not in ranked), key=lambda pk: (seeds[pk], pk))
     return [pk for pk in ranked if pk not in withdrawn] + [pk for pk in ranked if pk in withdrawn]
 
 
@@ -204,12 +227,19 @@ def start(tournament_id: int) -> Tournament:
 
 
 def sweep_tournaments(now: dt.datetime | None = None) -> int:
-    """The guarantee behind the fast paths: events whose start date has come are started, a
-    match that ended without its result reaching the pairing (a lost announcement) is recorded,
-    and a round over whose next step was not taken (a lost task) is advanced. How many events
-    were started, results written or rounds advanced."""
+    """The guarantee behind the fast paths: round 1 of an event started FIRST_ROUND_GRACE ago or
+    more and still not opened (a lost task) is opened, events whose start date has come are
+    started (round 1 then follows in their task), a match that ended without its result
+    reaching the pairing (a lost announcement) is recorded, and a round over whose next step was
+    not taken (a lost task) is advanced. How many rounds 1 were opened, events started, results
+    written or rounds advanced."""
     now = now or timezone.now()
     done = 0
+    waiting = Tournament.objects.filter(
+        status=Tournament.Status.RUNNING, round_number=0, started_at__lte=now - FIRST_ROUND_GRACE
+    )
+    for tournament_id in waiting.values_list("pk", flat=True):
+        done += advance(tournament_id)
     due = Tournament.objects.filter(status=Tournament.Status.REGISTERING, starts_at__lte=now)
     for tournament_id in due.values_list("pk", flat=True):
         start(tournament_id)

@@ -1,5 +1,6 @@
 """Starting a tournament and opening its rounds: every match of a round at once, each at its own
-table with both players seated and the match started (the services a challenge uses)."""
+table with both players seated and the match started (the services a challenge uses). The start
+and round 1 are two transactions: round 1, as every later round, is opened by a task."""
 
 from __future__ import annotations
 
@@ -21,24 +22,27 @@ MIN_PLAYERS = 2
 
 
 def start_locked(tournament: Tournament) -> None:
-    """Start the locked tournament, if it is still registering: seeds, then round 1. Too few
-    players at the start date call it off."""
+    """Start the locked tournament, if it is still registering: the seeds are fixed and it is
+    running, in a few queries whatever its size. Round 1 is not opened here: the new version's
+    announcement after commit hands it to a task (services.results.advance), so the join that
+    took the last place does not wait seconds for 128 tables. Too few players at the start date
+    call it off."""
     if tournament.status != Tournament.Status.REGISTERING:
         return
-    entries = list(tournament.entries.select_related("player"))
+    entries = list(tournament.entries.all())
     if len(entries) < MIN_PLAYERS:
         cancel_locked(tournament)
         return
+    ratings = selectors.ratings_at([entry.player_id for entry in entries], tournament.pace)
     for entry in entries:
-        entry.rating = selectors.rating_at(entry.player, tournament.pace)
+        entry.rating = ratings[entry.player_id]
     entries.sort(key=lambda entry: (-entry.rating, entry.joined_at, entry.pk))
     for seed, entry in enumerate(entries, start=1):
         entry.seed = seed
     Entry.objects.bulk_update(entries, ["rating", "seed"])
     tournament.status = Tournament.Status.RUNNING
     tournament.started_at = timezone.now()
-    bump(tournament, "status", "started_at")
-    open_round(tournament, 1)
+    bump(tournament, "status", "started_at")  # round_number 0: round 1 is due (announcements)
 
 
 def open_round(tournament: Tournament, number: int) -> Round:

@@ -1,9 +1,11 @@
-"""Players for tournament tests, and matches played to their end by the robots' own choices
-through the play services (the announcement of each match's end runs as after a commit)."""
+"""Players for tournament tests, events filled and started, and matches played to their end by
+the robots' own choices through the play services (the announcement of each match's end runs as
+after a commit)."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
 from django.contrib.auth import get_user_model
 
@@ -12,6 +14,7 @@ from bots.base import MatchContext
 from tables.accounts.models import Player
 from tables.play import engine, services
 from tables.play.models import Match, Move, Table
+from tables.tournaments import services as tournaments
 from tables.tournaments.models import Pairing
 
 
@@ -21,6 +24,14 @@ def accounts(count: int, prefix: str = "p") -> list[Player]:
         for n in range(count)
     )
     return list(Player.objects.bulk_create(Player(user=user, display_name=user.username) for user in users))
+
+
+def fill(tournament_id: int, players: Iterable[Player]) -> None:
+    """Every player joins: the last join starts the event, and round 1 is opened by the task its
+    commit hands over (services.advance), called here since a test's transaction never commits."""
+    for player in players:
+        tournaments.join(tournament_id, player)
+    assert tournaments.advance(tournament_id)
 
 
 def play_out(table_id: int, rng: random.Random, resign_seat: int | None = None) -> Match:

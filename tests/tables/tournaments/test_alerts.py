@@ -18,7 +18,7 @@ from tables.background import registry
 from tables.tournaments import alerts, services
 from tables.tournaments.models import Pairing, Round
 
-from .helpers import accounts
+from .helpers import accounts, fill
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("pushes", "later")]
 
@@ -26,12 +26,12 @@ KIND = "tournament_match"
 
 
 def started_event(players: list[Player], **settings) -> Round:
-    """A two-player Swiss event, started by the second join: its round 1 is on."""
+    """A two-player Swiss event, started by the second join: its round 1 is on (the task after
+    the start's commit, called here)."""
     event = services.create_tournament(
         players[0], **{"name": "Winter Cup", "max_players": 2, "swiss_rounds": 1, **settings}
     )
-    for player in players:
-        services.join(event.pk, player)
+    fill(event.pk, players)
     for player in Player.objects.filter(pk__in=[p.pk for p in players]):
         Activity.objects.create(player=player, last_seen=timezone.now() - dt.timedelta(hours=2))
     return Round.objects.get(tournament=event, number=1)
@@ -72,7 +72,7 @@ def test_a_robot_is_told_nothing(site):
     (creator,) = accounts(1, "solo")
     event = services.create_tournament(creator, name="With TITO", max_players=2, swiss_rounds=1)
     services.add_robot(event.pk, creator, "tito")
-    services.join(event.pk, creator)
+    fill(event.pk, [creator])
     assert alerts.alert_round(Round.objects.get(tournament=event).pk) == 1
     assert [pid for pid, _ in site] == [creator.pk]
 
@@ -119,6 +119,7 @@ def test_the_round_is_handed_to_the_task_after_commit_and_the_sweep_is_the_guara
     players = accounts(2, "sweep")
     with django_capture_on_commit_callbacks(execute=True):
         first_round = started_event(players)
+    assert (registry.ADVANCE_TOURNAMENT, (first_round.tournament_id,), None) in later  # round 1's
     assert (registry.ALERT_TOURNAMENT_ROUND, (first_round.pk,), None) in later
     assert alerts.sweep_unalerted() == 0  # a minute for its task first
     a_minute_later = timezone.now() + dt.timedelta(seconds=alerts.SWEEP_AFTER_SECONDS + 1)

@@ -21,16 +21,23 @@ def create(client, **body):
     )
 
 
-def test_create_join_by_link_and_the_event_starts_when_full():
+def test_create_join_by_link_and_the_event_starts_when_full(after_commit):
     alice, bob, carol = (make_account_client(f"{n}@example.com") for n in ("alice", "bob", "carol"))
     created = create(alice, visibility="invite")
     token = created["token"]
     assert created["status"] == "registering" and created["settings"]["swiss_rounds"] == 2
+    assert created["round"] == 0 and created["first_round_pending"] is False
     assert alice.ok("get", "/tournaments")["tournaments"] == []  # by link only: not listed
     alice.ok("post", f"/tournaments/{token}/join")
     bob.ok("post", f"/tournaments/{token}/join")
-    started = carol.ok("post", f"/tournaments/{token}/join")
+    with after_commit():
+        started = carol.ok("post", f"/tournaments/{token}/join")
+    # answered before the task after its commit: running, round 1 being paired
     assert started["status"] == "running" and started["entered"]
+    assert started["first_round_pending"] is True and started["round"] == 0 and started["rounds"] == []
+    assert [entry["seed"] for entry in started["entries"]] == [1, 2, 3]
+    started = carol.ok("get", f"/tournaments/{token}")
+    assert started["first_round_pending"] is False and started["round"] == 1
     (pairings,) = [group["pairings"] for group in started["rounds"][0]["groups"]]
     assert len(pairings) == 2 and sum(p["second"] is None for p in pairings) == 1  # a match and a bye
     match = next(p for p in pairings if p["second"] is not None)
@@ -72,13 +79,14 @@ def test_the_list_filters_and_says_which_events_the_caller_can_join():
     assert len(bob.ok("get", "/tournaments?can_join=true")["tournaments"]) == 2
 
 
-def test_robots_complete_an_unrated_event_and_the_crosstable_shows_no_card():
+def test_robots_complete_an_unrated_event_and_the_crosstable_shows_no_card(after_commit):
     alice, bob = make_account_client("alice@example.com"), make_account_client("bob@example.com")
     token = create(alice)["token"]
     alice.ok("post", f"/tournaments/{token}/join")
     bob.ok("post", f"/tournaments/{token}/join")
     assert bob.request("post", f"/tournaments/{token}/robots", {"level": "tito"}).status_code == 403
-    alice.ok("post", f"/tournaments/{token}/robots", {"level": "tito"})
+    with after_commit():  # the robot takes the last place: round 1 follows in its task
+        alice.ok("post", f"/tournaments/{token}/robots", {"level": "tito"})
     pairing = Pairing.objects.filter(second__isnull=False).first()
     play_out(pairing.table_id, random.Random(5))
     for client in (alice, bob):

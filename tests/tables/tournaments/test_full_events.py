@@ -1,15 +1,14 @@
 """Whole events played through the services: every match played to its end by the robots'
-choices, each match's end reaching its tournament through the announcement after commit."""
+choices, round 1 opened by its task after the start's commit and each match's end reaching its
+tournament through the announcement after commit (the ``after_commit`` fixture, conftest.py)."""
 
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from tables.play import engine
-from tables.play.tasks import play_bot_turn
 from tables.tournaments import services
 from tables.tournaments.engine.standings import Result, standings
 from tables.tournaments.models import Entry, Pairing, Tournament
@@ -17,13 +16,6 @@ from tables.tournaments.models import Entry, Pairing, Tournament
 from .helpers import accounts, open_tables, play_out
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def after_commit(django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch):
-    """Work after each commit runs inline, as in production minus the broker."""
-    monkeypatch.setitem(play_bot_turn.app.conf, "task_always_eager", True)
-    return lambda: django_capture_on_commit_callbacks(execute=True)
 
 
 def play_everything(tournament: Tournament, after_commit, rng: random.Random) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tables.background import registry
 from tables.live import sockets
 from tables.tournaments import services
 from tests.tables.live.helpers import connect, drain, receive_type, run, sync
@@ -64,8 +65,9 @@ def test_a_bad_token_gets_an_error_and_the_socket_stays_open(alice, token):
     run(body)
 
 
-def test_one_commit_of_many_changes_is_told_once_with_the_newest_version(alice):
-    """The join that fills an event also starts it and opens its round: one message."""
+def test_one_commit_of_many_changes_is_told_once_with_the_newest_version(alice, later):
+    """The join that fills an event also starts it: one message. Round 1, opened by the task
+    that commit hands over (recorded by ``later``, run here), is its own version: one more."""
     creator, joiner = accounts(2, "full")
     event = services.create_tournament(creator, name="Two", max_players=2, swiss_rounds=1)
     services.join(event.pk, creator)
@@ -77,7 +79,13 @@ def test_one_commit_of_many_changes_is_told_once_with_the_newest_version(alice):
         await sync(services.join, event.pk, joiner)
         heard = await receive_type(socket, "tournament")
         await sync(event.refresh_from_db)
-        assert heard["version"] == event.version > 2
+        assert heard["version"] == event.version > 2 and event.round_number == 0
+        assert not [m for m in await drain(socket) if m["type"] == "tournament"]
+        assert (registry.ADVANCE_TOURNAMENT, (event.pk,), None) in later
+        await sync(services.advance, event.pk)  # the task: round 1 paired and opened
+        heard = await receive_type(socket, "tournament")
+        await sync(event.refresh_from_db)
+        assert heard["version"] == event.version and event.round_number == 1
         assert not [m for m in await drain(socket) if m["type"] == "tournament"]
         await socket.disconnect()
 

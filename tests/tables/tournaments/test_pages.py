@@ -22,7 +22,7 @@ def form(**fields):
             "visibility": "invite", **fields}  # fmt: skip
 
 
-def test_create_by_the_form_fill_with_a_robot_and_every_page_shows_the_event():
+def test_create_by_the_form_fill_with_a_robot_and_every_page_shows_the_event(after_commit):
     alice, bob = make_account_client("alice@example.com"), make_account_client("bob@example.com")
     response = alice.client.post("/tournaments/new/", form())
     tournament = Tournament.objects.get()
@@ -30,7 +30,8 @@ def test_create_by_the_form_fill_with_a_robot_and_every_page_shows_the_event():
     page = f"/tournaments/{tournament.invite_token}/"
     alice.client.post(f"{page}join/")
     alice.client.post(f"{page}robot/", {"level": "tito"})
-    bob.client.post(f"{page}join/")
+    with after_commit():  # the last place: round 1 opened by the task after the commit
+        bob.client.post(f"{page}join/")
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
     match = Pairing.objects.filter(second__isnull=False).first()
@@ -73,6 +74,7 @@ def test_my_tables_and_the_player_page_list_the_events_played_and_won():
     token = Tournament.objects.get().invite_token
     alice.client.post(f"/tournaments/{token}/join/")
     bob.client.post(f"/tournaments/{token}/join/")
+    assert services.advance(Tournament.objects.get().pk)  # round 1: the task after the start's commit
     pairing = Pairing.objects.get()
     play_out(pairing.table_id, random.Random(11))
     services.record_match_end(pairing.table_id)  # as the announcement after the commit does
@@ -83,3 +85,27 @@ def test_my_tables_and_the_player_page_list_the_events_played_and_won():
     assert "My tournaments" in mine and f"/tournaments/{token}/" in mine
     page = pages_in(bob.client, "en", [f"/players/{winner.pk}/"])[f"/players/{winner.pk}/"]
     assert f"/tournaments/{token}/" in page and "<strong>won</strong>" in page
+
+
+def test_a_started_event_shows_round_1_being_paired_until_its_task_opens_it():
+    alice, bob = make_account_client("alice@example.com"), make_account_client("bob@example.com")
+    alice.client.post("/tournaments/new/", form(max_players="2", swiss_rounds="1", visibility="public"))
+    tournament = Tournament.objects.get()
+    page = f"/tournaments/{tournament.invite_token}/"
+    alice.client.post(f"{page}join/")
+    bob.client.post(f"{page}join/")  # the last place: started; round 1 is its task's, not run yet
+    pending = "Round 1 is being paired: its tables open in a moment."
+    english = pages_in(bob.client, "en", [page, "/me/tables/"])
+    assert pending in english[page] and "Round 0" not in english[page]
+    assert "round 1 being paired" in english["/me/tables/"] and "round 0" not in english["/me/tables/"]
+    spanish = pages_in(bob.client, "es", [page])[page]
+    assert "Se está emparejando la ronda 1: sus mesas se abren en un momento." in spanish
+    detail = bob.ok("get", f"/tournaments/{tournament.invite_token}")
+    assert (detail["status"], detail["round"], detail["first_round_pending"]) == ("running", 0, True)
+    assert detail["rounds"] == [] and {entry["seed"] for entry in detail["entries"]} == {1, 2}
+    assert services.advance(tournament.pk)  # the task
+    english = pages_in(bob.client, "en", [page])[page]
+    assert pending not in english and "Round 1 is being played." in english
+    table = Pairing.objects.get().table
+    assert f"/t/{table.invite_token}/" in english
+    assert bob.ok("get", f"/tournaments/{tournament.invite_token}")["first_round_pending"] is False

@@ -1,5 +1,7 @@
 """The tournament writers one call at a time: settings, entry rules and their reasons,
-registration, cancelling, the sweeper's start, withdrawals and the match-end hook's cost."""
+registration, cancelling, the sweeper's start, withdrawals and the match-end hook's cost. Round
+1 follows the start in its task (services.advance, the ``after_commit`` fixture or ``fill``;
+test_start.py tests that hand-over)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from tables.tournaments import services
 from tables.tournaments.models import Entry, Pairing, Round, Tournament
 from tables.tournaments.tasks import sweep_tournaments as sweep_task
 
-from .helpers import accounts, play_out
+from .helpers import accounts, fill, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -104,12 +106,17 @@ def test_the_timeout_rate_counts_matches_lost_on_time_in_the_last_ninety_days():
     services.join(tournament.pk, other)  # won those four: no timeout of its own
 
 
-def test_the_join_that_fills_the_event_starts_it_with_every_match_on():
+def test_the_join_that_fills_the_event_starts_it_and_its_task_puts_every_match_on(after_commit):
     players = accounts(4)
     tournament = swiss(players[0])
-    for player in players:
+    for player in players[:3]:
         services.join(tournament.pk, player)
-    tournament.refresh_from_db()
+    with after_commit():
+        services.join(tournament.pk, players[3])
+        tournament.refresh_from_db()  # the join's own transaction: started, round 1 not yet
+        assert tournament.status == Tournament.Status.RUNNING and tournament.round_number == 0
+        assert not Round.objects.exists() and not Table.objects.exists()
+    tournament.refresh_from_db()  # after its commit: the task opened round 1
     assert tournament.status == Tournament.Status.RUNNING and tournament.round_number == 1
     pairings = list(Pairing.objects.filter(round__tournament=tournament).select_related("table"))
     assert len(pairings) == 2
@@ -138,7 +145,7 @@ def test_withdrawing_before_the_start_frees_the_place_and_cancel_is_the_organise
         services.join(tournament.pk, stranger)
 
 
-def test_the_sweeper_starts_a_scheduled_event_once_and_calls_off_one_too_small():
+def test_the_sweeper_starts_a_scheduled_event_once_and_calls_off_one_too_small(after_commit):
     creator, a, b = accounts(3)
     later = timezone.now() + dt.timedelta(hours=1)
     ready = swiss(creator, starts_at=later, max_players=8)
@@ -147,7 +154,9 @@ def test_the_sweeper_starts_a_scheduled_event_once_and_calls_off_one_too_small()
         services.join(ready.pk, player)
     services.join(alone.pk, a)
     assert services.sweep_tournaments(timezone.now()) == 0  # not yet
-    assert services.sweep_tournaments(later) == 2
+    with after_commit():  # round 1 is the task's, after the start's commit
+        assert services.sweep_tournaments(later) == 2
+        assert not Round.objects.exists()
     assert services.sweep_tournaments(later) == 0
     ready.refresh_from_db()
     alone.refresh_from_db()
@@ -158,8 +167,7 @@ def test_the_sweeper_starts_a_scheduled_event_once_and_calls_off_one_too_small()
 def test_a_match_end_seen_twice_counts_once_and_pairs_the_next_round_once():
     players = accounts(4)
     tournament = swiss(players[0])
-    for player in players:
-        services.join(tournament.pk, player)
+    fill(tournament.pk, players)
     tables = list(Pairing.objects.filter(round__number=1).values_list("table_id", flat=True))
     for table_id in tables:
         play_out(table_id, random.Random(table_id))
@@ -175,8 +183,7 @@ def test_a_match_end_seen_twice_counts_once_and_pairs_the_next_round_once():
 def test_the_sweeper_takes_the_next_step_of_a_round_whose_task_was_lost():
     players = accounts(4)
     tournament = swiss(players[0])
-    for player in players:
-        services.join(tournament.pk, player)
+    fill(tournament.pk, players)
     for table_id in Pairing.objects.filter(round__number=1).values_list("table_id", flat=True):
         play_out(table_id, random.Random(table_id))
         services.record_match_end(table_id)  # no commit here: no task was sent
@@ -188,8 +195,7 @@ def test_the_sweeper_takes_the_next_step_of_a_round_whose_task_was_lost():
 def test_the_sweeper_records_a_result_whose_announcement_was_lost():
     players = accounts(2)
     tournament = swiss(players[0], max_players=2, swiss_rounds=1)
-    for player in players:
-        services.join(tournament.pk, player)
+    fill(tournament.pk, players)
     pairing = Pairing.objects.get()
     play_out(pairing.table_id, random.Random(1))  # no commit here: nothing was announced
     assert services.sweep_tournaments() == 2  # the result, then the end of the event
@@ -201,8 +207,7 @@ def test_the_sweeper_records_a_result_whose_announcement_was_lost():
 def test_a_withdrawal_during_the_event_forfeits_the_match_still_on():
     players = accounts(4)
     tournament = swiss(players[0])
-    for player in players:
-        services.join(tournament.pk, player)
+    fill(tournament.pk, players)
     done, still_on = Pairing.objects.filter(round__number=1).order_by("pk")
     play_out(done.table_id, random.Random(3))
     services.record_match_end(done.table_id)
@@ -261,8 +266,7 @@ def test_an_account_cannot_join_an_event_with_one_it_blocks_or_that_blocks_it():
 def test_a_rated_event_rates_each_match_at_the_clocks_pace():
     players = accounts(2, "rated")
     tournament = swiss(players[0], rated=True, max_players=2, swiss_rounds=1, turn_seconds=86400)
-    for player in players:
-        services.join(tournament.pk, player)
+    fill(tournament.pk, players)
     pairing = Pairing.objects.get()
     assert pairing.table.rated
     play_out(pairing.table_id, random.Random(21))
@@ -275,8 +279,7 @@ def test_a_rated_event_rates_each_match_at_the_clocks_pace():
 def test_a_no_vacation_events_clocks_run_on_through_a_vacation(allowed):
     players = accounts(2, f"away{allowed}")
     tournament = swiss(players[0], max_players=2, swiss_rounds=1, vacation_allowed=allowed)
-    for player in players:
-        services.join(tournament.pk, player)
+    fill(tournament.pk, players)
     table = Pairing.objects.get().table
     assert table.vacation_stops_clock is allowed
     on_turn = table.seats[table.current_deal.to_play]
@@ -290,8 +293,7 @@ def test_a_tournament_table_offers_no_rematch_and_a_refused_offer_changes_nothin
 
     players = accounts(2, "again")
     tournament = swiss(players[0], max_players=2, swiss_rounds=1)
-    for player in players:
-        services.join(tournament.pk, player)
+    fill(tournament.pk, players)
     table = Pairing.objects.get().table
     assert table.rematches is False
     play_out(table.pk, random.Random(5), resign_seat=0)
@@ -304,7 +306,7 @@ def test_a_tournament_table_offers_no_rematch_and_a_refused_offer_changes_nothin
     assert not InboxItem.objects.filter(kind="rematch_offer").exists()
 
 
-def test_a_block_made_after_both_entered_does_not_stop_their_pairing():
+def test_a_block_made_after_both_entered_does_not_stop_their_pairing(after_commit):
     creator, first, second = accounts(3, "late-block")
     tournament = swiss(
         creator, starts_at=timezone.now() + dt.timedelta(seconds=1), max_players=8, swiss_rounds=1
@@ -313,7 +315,8 @@ def test_a_block_made_after_both_entered_does_not_stop_their_pairing():
         services.join(tournament.pk, player)
     Block.objects.create(blocker=first, blocked=second)
     Tournament.objects.filter(pk=tournament.pk).update(starts_at=timezone.now() - dt.timedelta(seconds=1))
-    assert sweep_task() == 1
+    with after_commit():  # the start, then its round 1 in the task after its commit
+        assert sweep_task() == 1
     pairing = Pairing.objects.get(round__tournament=tournament)
     assert pairing.table is not None
     assert {pairing.table.seat0_id, pairing.table.seat1_id} == {first.pk, second.pk}
@@ -327,8 +330,8 @@ def test_a_deleted_account_leaves_its_events_waiting_and_running():
     waiting = swiss(creator, max_players=8)
     services.join(waiting.pk, leaver)
     running = swiss(creator, max_players=3, swiss_rounds=2)
-    for player in (leaver, second, third):
-        services.join(running.pk, player)
+    fill(running.pk, (leaver, second, third))
+    assert Match.objects.filter(status=Match.Status.PLAYING).count() == 1  # and a bye
     assert Tournament.objects.get(pk=running.pk).status == Tournament.Status.RUNNING
     delete_account(leaver.user)
     assert not Entry.objects.filter(tournament=waiting, player=leaver).exists()
