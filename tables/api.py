@@ -23,6 +23,7 @@ from tables.reviews.api import archive_router as archive_review_router
 from tables.reviews.api import router as review_router
 from tables.social.api import router as social_router
 from tables.tournaments.api import router as tournaments_router
+from tables.variants.api import router as games_router
 
 api = NinjaAPI(
     parser=TextParser(),
@@ -44,4 +45,5 @@ api.add_router("", archive_review_router)  # /matches/{id}/deals/{n}/review
 api.add_router("", practice_router)  # /matches/{id}/deals/{n}/practice, /me/practice
 api.add_router("/", challenges_router)
 api.add_router("", tournaments_router)  # /tournaments, /tournaments/{token}/...
+api.add_router("", games_router)  # /games, /games/{token}/...: tables of three and four
 api.add_router("", social_router)  # /me/following, /me/blocks, /me/presence, /players/{id}/...

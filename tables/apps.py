@@ -28,6 +28,8 @@ class TablesConfig(AppConfig):
         from tables.tournaments import tasks as tournament_tasks  # noqa: F401
         from tables.tournaments import watchers as tournament_watchers
         from tables.tournaments.announcements import round_ended, round_opened, tournament_changed
+        from tables.variants import tasks as variant_tasks  # noqa: F401
+        from tables.variants import watchers as variant_watchers
 
         # Live publishing first: the sockets hear of a move before any follow-up runs.
         table_changed.connect(events.on_table_change, dispatch_uid="tables.live")
@@ -36,6 +38,7 @@ class TablesConfig(AppConfig):
         sessions_ended.connect(events.on_sessions_ended, dispatch_uid="tables.live.sessions")
         inbox_written.connect(inbox.on_inbox_written, dispatch_uid="tables.alerts.inbox")
         match_ended.connect(tournament_watchers.on_match_end, dispatch_uid="tables.tournaments")
+        match_ended.connect(variant_watchers.on_match_end, dispatch_uid="tables.variants")
         account_leaving.connect(tournament_watchers.on_account_leaving, dispatch_uid="tables.tournaments")
         round_ended.connect(tournament_watchers.on_round_ended, dispatch_uid="tables.tournaments")
         round_opened.connect(tournament_alerts.on_round_opened, dispatch_uid="tables.tournaments")

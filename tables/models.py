@@ -11,10 +11,12 @@ from tables.records.models import PairRecord, PlayerRecord, RecordedMatch
 from tables.reviews.models import DealReview
 from tables.social.models import Block, Follow, MatchNote, ModerationAction, Report, SocialSettings
 from tables.tournaments.models import Entry, Pairing, Round, Tournament
+from tables.variants.models import Board, GameSeat, GameTable
 
 __all__ = [
     "ApiToken",
     "Block",
+    "Board",
     "Challenge",
     "ChatMessage",
     "ChatMute",
@@ -24,6 +26,8 @@ __all__ = [
     "Entry",
     "FairPlaySignal",
     "Follow",
+    "GameSeat",
+    "GameTable",
     "Match",
     "MatchNote",
     "ModerationAction",

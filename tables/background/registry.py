@@ -87,6 +87,8 @@ SWEEP_TOURNAMENTS = _work("tournaments", "sweep_tournaments", every=60.0, old_na
 # so never in the match-end hook on the path of the round's last move
 ADVANCE_TOURNAMENT = _work("tournaments", "advance_tournament", old_name=None)
 ALERT_TOURNAMENT_ROUND = _work("tournaments", "alert_tournament_round", old_name=None)
+# tables of three and four: a board's end whose announcement was lost (the game waits for it)
+SWEEP_GAME_BOARDS = _work("variants", "sweep_game_boards", every=30.0, old_name=None)
 
 WORK = (
     TABLE_CHANGED,
@@ -112,6 +114,7 @@ WORK = (
     SWEEP_TOURNAMENTS,
     ADVANCE_TOURNAMENT,
     ALERT_TOURNAMENT_ROUND,
+    SWEEP_GAME_BOARDS,
 )
 PERIODIC = tuple(work for work in WORK if work.every is not None)
 

@@ -105,9 +105,10 @@ def load_match(row: Match) -> rules.Match:
     return rules.Match.from_dict(row.record)
 
 
-def new_match(ruleset: Ruleset, first_dealer: int | None = None) -> rules.Match:
-    """A match whose first dealer is ``first_dealer``, or drawn at random by the engine."""
-    return rules.Match.new(ruleset, first_dealer)
+def new_match(ruleset: Ruleset, first_dealer: int | None = None, board: str | None = None) -> rules.Match:
+    """A match whose first dealer is ``first_dealer``, or drawn at random by the engine;
+    ``board``: one deal of a game of three or four (rules.Match's board kinds)."""
+    return rules.Match.new(ruleset, first_dealer, board=board)
 
 
 def final_scores(match: rules.Match) -> list[dict[str, int]] | None:

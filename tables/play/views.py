@@ -36,6 +36,7 @@ from tables.play import engine, payloads, selectors, services, texts, verbs
 from tables.play.models import Deal, Table
 from tables.social import selectors as social
 from tables.tournaments import selectors as tournament_selectors
+from tables.variants import forms as variant_forms
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -49,7 +50,8 @@ def new_table(request: HttpRequest) -> HttpResponse:
         try:
             with transaction.atomic():  # a refused table leaves no guest behind
                 options = _table_options(request.POST)
-                offered = challenge_forms.post_offer(request, player, options)
+                offered = variant_forms.post_game(request, player, options)
+                offered = offered or challenge_forms.post_offer(request, player, options)
                 if offered is not None:
                     return offered
                 owner = player or identity.become_guest(request, request.POST.get("name"))

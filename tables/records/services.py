@@ -36,10 +36,11 @@ BATCH = 2000
 Figures = dict[str, Any]  # one deal's DEAL_FIGURES
 
 
-def record_match(table: Table, match: Match, last: Deal) -> bool:
+def record_match(table: Table, match: Match, last: Deal, board: bool = False) -> bool:
     """Count ``match``, just ended at ``table``, in the records; ``last``: its last deal as it
-    stands in memory (the move that ended the match may not have saved it yet). False: counted
-    already."""
+    stands in memory (the move that ended the match may not have saved it yet). ``board``: one
+    deal of a game of three or four (tables.variants), whose deals count but which is no match
+    of its own: no match, win, list line or pair record. False: counted already."""
     if RecordedMatch.objects.filter(match=match).exists():
         return False
     RecordedMatch.objects.create(match=match)
@@ -47,8 +48,8 @@ def record_match(table: Table, match: Match, last: Deal) -> bool:
     deals = [*earlier, {name: getattr(last, name) for name in DEAL_FIGURES}]
     public = table.visibility == PUBLIC
     seats = (table.seat0_id, table.seat1_id)
-    _add_to_players(seats, match, public, deals)
-    pair = _pair(seats, match.winner, public)
+    _add_to_players(seats, match, public, deals, board)
+    pair = None if board else _pair(seats, match.winner, public)
     if pair is not None:
         (low, high), added = pair
         PairRecord.objects.bulk_create([PairRecord(low_id=low, high_id=high)], ignore_conflicts=True)
@@ -57,17 +58,22 @@ def record_match(table: Table, match: Match, last: Deal) -> bool:
 
 
 def _add_to_players(
-    seats: tuple[int | None, int | None], match: Match, public: bool, deals: list[Figures]
+    seats: tuple[int | None, int | None], match: Match, public: bool, deals: list[Figures], board: bool
 ) -> None:
-    """Each seated player's record (created if new, updated in player order) and list line."""
+    """Each seated player's record (created if new, updated in player order) and list line (none
+    for a board)."""
     counts = {
-        player: _counts(seat, match.winner, public, deals) for seat, player in enumerate(seats) if player
+        player: _counts(seat, match.winner, public, deals, board)
+        for seat, player in enumerate(seats)
+        if player
     }
     PlayerRecord.objects.bulk_create(
         [PlayerRecord(player_id=key) for key in sorted(counts)], ignore_conflicts=True
     )
     for player in sorted(counts):
         PlayerRecord.objects.filter(pk=player).update(**_added(counts[player]))
+    if board:
+        return
     lines = [_line(player, seats, match.pk, match.ended_at, public) for player in sorted(counts)]
     PlayerMatch.objects.bulk_create(lines)
 
@@ -90,14 +96,17 @@ def _line(
     )
 
 
-def _counts(seat: int, winner: int | None, public: bool, deals: Iterable[Figures]) -> dict[str, int]:
-    """What one finished match adds to the record of the player at ``seat``."""
+def _counts(
+    seat: int, winner: int | None, public: bool, deals: Iterable[Figures], board: bool = False
+) -> dict[str, int]:
+    """What one finished match (or a board: its deals only) adds to the record of the player at
+    ``seat``."""
     played = list(deals)
     knocked = [deal for deal in played if deal["knocker"] == seat and deal["outcome"] in KNOCKS]
     return {
-        "matches": 1,
-        "public_matches": int(public),
-        "wins": int(winner == seat),
+        "matches": int(not board),
+        "public_matches": int(public and not board),
+        "wins": int(winner == seat and not board),
         "deals": sum(deal["status"] == Deal.Status.OVER for deal in played),
         "gins": sum(deal["outcome"] in GINS and deal["winner"] == seat for deal in played),
         "knocks": len(knocked),
@@ -137,7 +146,10 @@ def rebuild(registry: Apps = django_apps) -> None:
     for row in models["Deal"].objects.filter(match__status=over).values("match_id", *DEAL_FIGURES):
         deals[row["match_id"]].append(row)
     tally = _Tally()
-    columns = ("pk", "winner", "ended_at", "table__seat0_id", "table__seat1_id", "table__visibility")
+    columns = (
+        *("pk", "winner", "ended_at", "table__seat0_id", "table__seat1_id", "table__visibility"),
+        "record__board",
+    )
     for row in models["Match"].objects.filter(status=over).values_list(*columns).iterator():
         tally.add(row, deals[row[0]])
     _write(models, tally)
@@ -157,14 +169,15 @@ class _Tally:
         self.last_on: dict[tuple[int, int], Any] = {}
 
     def add(self, row: tuple[Any, ...], deals: list[Figures]) -> None:
-        key, winner, ended_at, seat0, seat1, visibility = row
-        public, seats = visibility == PUBLIC, (seat0, seat1)
+        key, winner, ended_at, seat0, seat1, visibility, board = row
+        public, seats, board = visibility == PUBLIC, (seat0, seat1), board is not None
         self.recorded.append(key)
         for seat, player in enumerate(seats):
             if player is not None:
-                self.players[player].update(_counts(seat, winner, public, deals))
-                self.lines.append(_line(player, seats, key, ended_at, public))
-        pair = _pair(seats, winner, public)
+                self.players[player].update(_counts(seat, winner, public, deals, board))
+                if not board:
+                    self.lines.append(_line(player, seats, key, ended_at, public))
+        pair = None if board else _pair(seats, winner, public)
         if pair is not None:
             self.pairs[pair[0]].update(pair[1])
             self.last_on[pair[0]] = max(filter(None, (self.last_on.get(pair[0]), ended_at)), default=None)

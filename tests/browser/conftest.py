@@ -231,7 +231,9 @@ def known_deck(monkeypatch) -> list[str]:
     deck = seeded_deck()
     monkeypatch.setattr(rules, "new_deck", lambda: rules.parse_cards(deck))
     monkeypatch.setattr(
-        engine, "new_match", lambda ruleset, first_dealer=None: rules.Match.new(ruleset, first_dealer=1)
+        engine,
+        "new_match",
+        lambda ruleset, first_dealer=None, board=None: rules.Match.new(ruleset, first_dealer=1, board=board),
     )
     return deck
 

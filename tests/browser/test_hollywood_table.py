@@ -41,7 +41,9 @@ def owner_wins(monkeypatch):
 
     monkeypatch.setattr(engine, "new_deal_row", seeded)
     monkeypatch.setattr(
-        engine, "new_match", lambda ruleset, first_dealer=None: rules.Match.new(ruleset, first_dealer=1)
+        engine,
+        "new_match",
+        lambda ruleset, first_dealer=None, board=None: rules.Match.new(ruleset, first_dealer=1, board=board),
     )
 
 

@@ -30,10 +30,15 @@ from tables.records.services import record_match
 
 
 def start_match(
-    table_ref: TableRef, actor: Player, expected_version: int | None = None, first_dealer: int | None = None
+    table_ref: TableRef,
+    actor: Player,
+    expected_version: int | None = None,
+    first_dealer: int | None = None,
+    board: str | None = None,
 ) -> Outcome:
     """The owner starts the first match once both seats are filled; ``first_dealer`` None: the
-    engine draws who deals first (a tournament names it: home and away)."""
+    engine draws who deals first (a tournament names it: home and away). ``board``: the match
+    is one deal of a game of three or four (rules.Match's board kinds; tables.variants)."""
     with transaction.atomic():
         table = lock_table(table_ref)
         require_owner(table, actor, "Only the table's owner starts the match.")
@@ -42,19 +47,19 @@ def start_match(
         if None in table.seats:
             raise Conflict("Both seats must be filled to start.")
         check_version(table, expected_version)
-        deal = begin_match(table, number=1, first_dealer=first_dealer)
+        deal = begin_match(table, number=1, first_dealer=first_dealer, board=board)
         bump(table, "current_deal", "rematch_offered_by", "rematch_declined_by")
         announce(table, deal)
         return Outcome(table, table.seat_of(actor))
 
 
-def begin_match(table: Table, number: int, first_dealer: int | None = None) -> Deal:
+def begin_match(table: Table, number: int, first_dealer: int | None = None, board: str | None = None) -> Deal:
     """Match ``number`` of the table and its first deal (the caller bumps and announces). At a
     rated table both seats are read afresh: one that became a bot account since it sat is refused."""
     if table.rated:
         for seated in Player.objects.filter(pk__in=(table.seat0_id, table.seat1_id)):
             require_rated_seat(seated, rated=True)
-    record = engine.new_match(engine.ruleset_of(table.ruleset), first_dealer)
+    record = engine.new_match(engine.ruleset_of(table.ruleset), first_dealer, board=board)
     match = Match.objects.create(
         table=table,
         number=number,
@@ -138,6 +143,8 @@ def end_match(table: Table, match: Match, last: Deal, record: rules.Match, outco
     match.save()
     if rate_match(match):
         screen_later(match)
-    record_match(table, match, last)
-    inbox_lines.match_over(table, match, record)
+    # A board (one deal of a game of three or four): its deals count, its end is its game's.
+    record_match(table, match, last, board=record.board is not None)
+    if record.board is None:
+        inbox_lines.match_over(table, match, record)
     announce_match_end_on_commit(MatchEnd(table.pk, match.pk))
