@@ -94,5 +94,15 @@ def resign_game(request: HttpRequest, token: str) -> dict[str, Any]:
     return _detail(request, token)
 
 
+@router.post(
+    "/games/{token}/again",
+    response={200: GameOut, **WRITE_ERRORS},
+    summary="After the game, play again: the next game at this table (opened by the first to ask), your seat in it",
+)
+def play_again(request: HttpRequest, token: str) -> dict[str, Any]:
+    following = services.play_again(token, player_of(request))
+    return payloads.game_detail(following, caller_of(request).player)
+
+
 def _detail(request: HttpRequest, token: str) -> dict[str, Any]:
     return payloads.game_detail(selectors.game_by_token(token), caller_of(request).player)

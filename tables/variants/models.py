@@ -47,6 +47,10 @@ class GameTable(models.Model):
     # The winning seat (three) or team (four), once over.
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
     ended_by = models.CharField(max_length=10, blank=True)  # "resign" or "forfeit" when a player left
+    # The game the same people play next (PLAY AGAIN), opened once by the first to ask.
+    next_game = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="previous_game"
+    )
     version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

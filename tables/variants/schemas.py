@@ -89,3 +89,6 @@ class GameOut(Schema):
     winner: int | None = Field(description="the winning seat (three) or team (four)")
     ended_by: str = Field(description="resign or forfeit when a player left the game; else empty")
     final_scores: list[dict[str, int]] | None
+    next_game: str | None = Field(
+        description="the token of the next game at this table (PLAY AGAIN), once opened"
+    )

@@ -17,6 +17,7 @@ from tables.accounts import identity
 from tables.accounts.models import Player
 from tables.core.errors import ServiceError
 from tables.variants import payloads, selectors, services
+from tables.variants.models import GameTable
 
 
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
@@ -48,6 +49,7 @@ ACTIONS: dict[str, Callable[[str, Player, HttpRequest], object]] = {
     ),
     "start": lambda token, player, request: services.start_game(token, player),
     "resign": lambda token, player, request: services.resign_game(token, player),
+    "again": lambda token, player, request: services.play_again(token, player),  # the next game
 }
 
 
@@ -64,7 +66,9 @@ def game_action(request: HttpRequest, token: str, action: str) -> HttpResponse:
             if player is None:
                 messages.error(request, _("Type a name (join or open a table) or log in first."))
                 return redirect("game", token=token)
-            act(token, player, request)
+            done = act(token, player, request)
+            if action == "again" and isinstance(done, GameTable):  # to the next game's page
+                return redirect("game", token=done.invite_token)
     except ServiceError as error:
         messages.error(request, error.message)
     return redirect("game", token=token)

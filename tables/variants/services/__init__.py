@@ -1,13 +1,21 @@
 """The writers of game tables (three and four players): every change of a game's rows is here."""
 
 from tables.variants.services.boards import record_board_end, resign_game, sweep_boards
-from tables.variants.services.setup import add_robot, create_game, join_game, leave_game, start_game
+from tables.variants.services.setup import (
+    add_robot,
+    create_game,
+    join_game,
+    leave_game,
+    play_again,
+    start_game,
+)
 
 __all__ = [
     "add_robot",
     "create_game",
     "join_game",
     "leave_game",
+    "play_again",
     "record_board_end",
     "resign_game",
     "start_game",

@@ -167,3 +167,45 @@ def _sit(game: GameTable, number: int, player: Player) -> None:
     except IntegrityError:
         raise Conflict(gettext("That seat was just taken.")) from None
     bump(game)
+
+
+def play_again(ref: GameRef, actor: Player) -> GameTable:
+    """After a game, a player of it asks to play again: the first to ask opens the next game, with
+    the same options and the robots back in their seats; every player who asks sits in their seat
+    of the last game (if still free). The next game starts as any does, by its owner: the first
+    to ask."""
+    with transaction.atomic():
+        game = lock_game(ref)
+        seat = seat_number_of(game, actor)
+        if seat is None:
+            raise Forbidden(gettext("You are not seated at this table."))
+        if game.status != GameTable.Status.OVER:
+            raise Conflict(gettext("The game is not over yet."))
+        if game.next_game_id is None:
+            following = _open_next(game, actor)  # new in this transaction: nobody else sees it
+            game.next_game = following
+            bump(game, "next_game")
+        else:
+            following = lock_game(game.next_game_id)
+        if following.status == GameTable.Status.WAITING and seat_number_of(following, actor) is None:
+            taken = {row.number for row in seats_of(following)}
+            free = seat if seat not in taken else _free_seat(following, seats_of(following))
+            if free is not None:
+                _sit(following, free, actor)
+        return following
+
+
+def _open_next(game: GameTable, owner: Player) -> GameTable:
+    following: GameTable = GameTable.objects.create(
+        owner=owner,
+        variant=game.variant,
+        partners=game.partners,
+        table_options=game.table_options,
+        ruleset_name=game.ruleset_name,
+        target=game.target,
+        turn_seconds=game.turn_seconds,
+    )
+    for row in seats_of(game):
+        if row.player.is_bot:
+            GameSeat.objects.create(game=following, number=row.number, player=row.player)
+    return following

@@ -208,3 +208,29 @@ def test_the_boards_deals_count_on_the_player_pages_but_no_board_counts_as_a_mat
     assert {k: [getattr(r, f) for f in fields] for k, r in again.items()} == {
         k: [getattr(r, f) for f in fields] for k, r in kept.items()
     }
+
+
+def test_play_again_opens_the_next_game_once_with_the_robots_back_and_each_player_in_their_seat():
+    (owner, second, third) = accounts(3, prefix="again")
+    game = services.create_game(owner, PARTNERSHIP)
+    services.join_game(game.invite_token, second)
+    services.add_robot(game.invite_token, owner, "tito")
+    services.join_game(game.invite_token, third)
+    with committed():
+        services.start_game(game.invite_token, owner)
+    with pytest.raises(Conflict):
+        services.play_again(game.invite_token, second)  # not over yet
+    with committed():
+        services.resign_game(game.invite_token, third)
+    following = services.play_again(game.invite_token, third)
+    assert following.owner_id == third.pk and following.status == GameTable.Status.WAITING
+    assert services.play_again(game.invite_token, second).pk == following.pk  # opened once
+    seats = dict(GameSeat.objects.filter(game=following).values_list("number", "player_id"))
+    before = dict(GameSeat.objects.filter(game=game).values_list("number", "player_id"))
+    assert seats == {number: player for number, player in before.items() if player != owner.pk}
+    (outsider,) = accounts(1, prefix="outside")
+    with pytest.raises(Forbidden):
+        services.play_again(game.invite_token, outsider)
+    assert services.play_again(game.invite_token, owner).pk == following.pk
+    services.start_game(following.invite_token, third)
+    assert len(open_boards(following)) == 2

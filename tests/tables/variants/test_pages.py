@@ -70,3 +70,30 @@ def test_a_table_of_four_by_the_form_with_drawn_partners_and_refusals_on_the_pag
     html = pages_in(alice.client, "en", [page])[page]
     assert "PLAY YOUR DEAL" in html and "team 1" in html
     assert Client().post(f"{page}explode/").status_code == 404
+
+
+def test_my_tables_lists_a_players_game_tables_with_the_deal_to_play_and_play_again_follows_on():
+    alice = make_account_client("alice@example.com")
+    alice.client.post("/new/", {**FORM, "players": "3"})
+    game = GameTable.objects.get()
+    page = f"/g/{game.invite_token}/"
+    for level in ("tito", "carmen"):
+        alice.client.post(f"{page}robot/", {"level": level})
+    html = pages_in(alice.client, "en", ["/me/tables/"])["/me/tables/"]
+    assert 'id="my-games"' in html and page in html and "waiting for players" in html
+    with committed():
+        alice.client.post(f"{page}start/")
+    html = pages_in(alice.client, "es", ["/me/tables/"])["/me/tables/"]
+    assert "Mesa de tres" in html
+    board = Board.objects.filter(game=game).first()
+    seated = GameSeat.objects.filter(game=game, number__in=board.players, player_id=game.owner_id).exists()
+    assert (
+        f"/t/{board.table.invite_token}/" in html
+    ) == seated  # her deal, one click away; none while she waits
+    with committed():
+        alice.client.post(f"{page}resign/")
+    response = alice.client.post(f"{page}again/")
+    following = GameTable.objects.exclude(pk=game.pk).get()
+    assert response.status_code == 302 and response["Location"] == f"/g/{following.invite_token}/"
+    html = pages_in(Client(), "en", [page])[page]
+    assert f"/g/{following.invite_token}/" in html  # the next game, for everyone with the link
