@@ -37,6 +37,7 @@ KINDS = frozenset(
         "tournament_match",  # a tournament's new round opened the account's match (tables.tournaments)
         "tournament_over",  # a tournament the account played ended: its place and the winner
         "tournament_cancelled",  # a tournament the account entered was called off before its start
+        "game_over",  # a game at a table of three or four the account sat at ended (tables.variants)
     }
 )
 

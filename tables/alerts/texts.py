@@ -79,6 +79,7 @@ def _titles_and_bodies() -> dict[str, tuple[str, str]]:
             gettext("%(name)s was cancelled"),
             gettext("The tournament was called off before it started."),
         ),
+        "game_over": (gettext("Game over at %(owner)s's table"), "%(result)s"),
     }
 
 
@@ -99,6 +100,19 @@ def match_result(verdict: str, lang: str, mine: int, theirs: int) -> str:
             "lost_games": gettext("You lost %(mine)s–%(theirs)s over three games."),
         }
     return results[verdict] % {"mine": mine, "theirs": theirs}
+
+
+def game_result(verdict: str, lang: str, **numbers: object) -> str:
+    """A player's result at a table of three or four (tables.variants): ``verdict`` won_three,
+    lost_three, won_four or lost_four."""
+    with translation.override(language(lang)):
+        results = {
+            "won_three": gettext("You won the table of three with %(mine)s points."),
+            "lost_three": gettext("%(winner)s won the table of three; you scored %(mine)s."),
+            "won_four": gettext("Your team won the table of four %(mine)s–%(theirs)s."),
+            "lost_four": gettext("Your team lost the table of four %(mine)s–%(theirs)s."),
+        }
+    return results[verdict] % numbers
 
 
 def digest_subject(tables: int, lang: str) -> str:

@@ -99,6 +99,11 @@ def record_board(record: GameRecord, number: int, results: list[DealResult]) -> 
     return record.record_all(results)
 
 
+def side_of(record: GameRecord, seat: int) -> int:
+    """The side a seat plays for: its team (four players), or itself (three)."""
+    return record.team_of(seat) if isinstance(record, Partnership) else seat
+
+
 def final_scores(record: GameRecord) -> list[dict[str, int]] | None:
     scores = record.final_scores
     return None if scores is None else [score.to_dict() for score in scores]

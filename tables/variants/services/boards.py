@@ -25,6 +25,7 @@ from tables.play.services.seats import create_table, join_table
 from tables.variants import engine
 from tables.variants.engine import GameRecord
 from tables.variants.models import Board, GameSeat, GameTable
+from tables.variants.services import lines
 from tables.variants.services.common import GameRef, bump, lock_game, seat_number_of
 
 # An ended board whose announcement was lost is recorded by the sweep after this long.
@@ -107,6 +108,7 @@ def _end(game: GameTable, record: GameRecord, ended_by: str) -> None:
     game.ended_by = ended_by
     game.ended_at = timezone.now()
     bump(game, "record", "status", "winner", "ended_by", "ended_at")
+    lines.game_over(game, record)
     for board in Board.objects.filter(game=game, recorded_at__isnull=True).select_related("table"):
         _call_off(board, record, game)
 
@@ -115,18 +117,13 @@ def _call_off(board: Board, record: GameRecord, game: GameTable) -> None:
     """End a board whose game is over: its match is resigned by its player on the losing side."""
     table = board.table
     loser_seat = next(
-        (seat for seat in board.players if _side_of(record, seat) != record.winner), board.players[0]
+        (seat for seat in board.players if engine.side_of(record, seat) != record.winner), board.players[0]
     )
     loser = GameSeat.objects.get(game=game, number=loser_seat).player
     if Match.objects.filter(table=table, status=Match.Status.PLAYING).exists():
         resign_board_match(table.pk, loser)
     board.recorded_at = timezone.now()
     board.save(update_fields=["recorded_at"])
-
-
-def _side_of(record: GameRecord, seat: int) -> int:
-    team_of = getattr(record, "team_of", None)
-    return seat if team_of is None else int(team_of(seat))
 
 
 def resign_game(ref: GameRef, actor: Player) -> GameTable:

@@ -234,3 +234,27 @@ def test_play_again_opens_the_next_game_once_with_the_robots_back_and_each_playe
     assert services.play_again(game.invite_token, owner).pk == following.pk
     services.start_game(following.invite_token, third)
     assert len(open_boards(following)) == 2
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_each_person_at_the_table_gets_one_inbox_line_of_the_games_result(language):
+    from tables.accounts.models import Player
+    from tables.alerts.models import InboxItem
+
+    game, players = seated_game(PARTNERSHIP)
+    Player.objects.filter(pk__in=[p.pk for p in players]).update(language=language)
+    leaver = players[1]
+    with committed():
+        services.resign_game(game.invite_token, leaver)
+    lines = InboxItem.objects.filter(kind="game_over").order_by("player_id")
+    assert sorted(line.player_id for line in lines) == sorted(p.pk for p in players)  # once each
+    record = engine.load_record(engine_game(game))
+    for line in lines:
+        won = record.team_of([p.pk for p in players].index(line.player_id)) == record.winner
+        words = {"en": ("won", "lost"), "es": ("ganó", "perdió")}[language]
+        assert (words[0] if won else words[1]) in line.body and line.path == f"/g/{game.invite_token}/"
+
+
+def engine_game(game: GameTable) -> GameTable:
+    game.refresh_from_db()
+    return game
