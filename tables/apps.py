@@ -39,6 +39,7 @@ class TablesConfig(AppConfig):
         inbox_written.connect(inbox.on_inbox_written, dispatch_uid="tables.alerts.inbox")
         match_ended.connect(tournament_watchers.on_match_end, dispatch_uid="tables.tournaments")
         match_ended.connect(variant_watchers.on_match_end, dispatch_uid="tables.variants")
+        account_leaving.connect(variant_watchers.on_account_leaving, dispatch_uid="tables.variants")
         account_leaving.connect(tournament_watchers.on_account_leaving, dispatch_uid="tables.tournaments")
         round_ended.connect(tournament_watchers.on_round_ended, dispatch_uid="tables.tournaments")
         round_opened.connect(tournament_alerts.on_round_opened, dispatch_uid="tables.tournaments")

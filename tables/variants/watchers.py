@@ -2,6 +2,8 @@
 
 - A match's end (tables.core.announcements.match_ended): a board hands its result to its game.
   For any other match it costs one indexed query (the unrecorded board by its table).
+- An account being deleted (tables.accounts.announcements.account_leaving): it leaves the games
+  it sits at that are not over.
 """
 
 from __future__ import annotations
@@ -10,7 +12,12 @@ from typing import Any
 
 from tables.core.announcements import MatchEnd
 from tables.variants.services.boards import record_board_end
+from tables.variants.services.setup import leave_everywhere
 
 
 def on_match_end(sender: Any, change: MatchEnd, **kwargs: Any) -> None:
     record_board_end(change.table_id)
+
+
+def on_account_leaving(sender: Any, player_id: int, **kwargs: Any) -> None:
+    leave_everywhere(player_id)

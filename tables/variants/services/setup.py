@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from typing import Any
 
@@ -16,7 +17,7 @@ from tables.play.services.seats import bot_player, check_table_options
 from tables.social.selectors import blocked_between
 from tables.variants import engine
 from tables.variants.models import GameSeat, GameTable
-from tables.variants.services.boards import open_due_boards
+from tables.variants.services.boards import open_due_boards, resign_game
 from tables.variants.services.common import (
     GameRef,
     bump,
@@ -209,3 +210,25 @@ def _open_next(game: GameTable, owner: Player) -> GameTable:
         if row.player.is_bot:
             GameSeat.objects.create(game=following, number=row.number, player=row.player)
     return following
+
+
+def leave_everywhere(player_id: int) -> None:
+    """An account being deleted leaves every game it sits at that is not over: a waiting game
+    frees its seat (its own waiting game goes, with nobody left to start it); a game in play is
+    resigned, its side losing (tables.variants.watchers)."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        return
+    for game in GameTable.objects.filter(seats__player=player).exclude(status=GameTable.Status.OVER):
+        with transaction.atomic():
+            locked = lock_game(game.pk)
+            if locked.status == GameTable.Status.WAITING:
+                if locked.owner_id == player.pk:
+                    locked.delete()
+                else:
+                    GameSeat.objects.filter(game=locked, player=player).delete()
+                    bump(locked)
+                continue
+        if locked.status == GameTable.Status.PLAYING:
+            with contextlib.suppress(Conflict):  # it ended meanwhile (a board resigned before)
+                resign_game(locked.pk, player)

@@ -91,6 +91,8 @@ ACCOUNT_COLUMNS: dict[str, str] = {
     "tables.Tournament.creator": "kept: the event it created stays, with its matches (the row it names is emptied)",
     "tables.Tournament.winner": "kept: part of a kept event's record",
     "tables.Entry.player": "kept: part of a kept event's record, like its matches",
+    "tables.GameTable.owner": "kept: a played game table stays for the other players (its own waiting one goes)",
+    "tables.GameSeat.player": "kept: the seat of a played game, shown as 'deleted player' (a waiting one is freed)",
 }
 # The player row's own columns: emptied to their defaults, or kept on purpose.
 PLAYER_COLUMNS: dict[str, str] = {

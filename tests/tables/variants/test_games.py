@@ -258,3 +258,23 @@ def test_each_person_at_the_table_gets_one_inbox_line_of_the_games_result(langua
 def engine_game(game: GameTable) -> GameTable:
     game.refresh_from_db()
     return game
+
+
+def test_a_deleted_account_leaves_its_games_a_waiting_seat_freed_a_game_in_play_resigned():
+    from django.contrib.auth import get_user_model
+
+    from tables.accounts.services.deletion import delete_account
+
+    game, players = seated_game(WINNER_STAYS)
+    waiting_seat = engine.load_record(game).who_waits
+    (stranger_owner,) = accounts(1, prefix="own")
+    waiting_game = services.create_game(stranger_owner, PARTNERSHIP)
+    leaver = players[waiting_seat]
+    services.join_game(waiting_game.invite_token, leaver)
+    own = services.create_game(leaver, WINNER_STAYS)
+    with committed():
+        delete_account(get_user_model().objects.get(pk=leaver.user_id))
+    game.refresh_from_db()
+    assert game.status == GameTable.Status.OVER and game.ended_by == "resign" and game.winner != waiting_seat
+    assert not GameSeat.objects.filter(game=waiting_game, player=leaver).exists()
+    assert not GameTable.objects.filter(pk=own.pk).exists()
