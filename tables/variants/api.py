@@ -21,7 +21,6 @@ from tables.variants.schemas import GameIn, GameOut, JoinIn, LeaveIn, RobotIn
 router = Router(tags=["games of three and four"])
 
 WRITE_ERRORS = errors(400, 401, 403, 404, 409)
-VARIANT_BY_PLAYERS = {3: GameTable.Variant.WINNER_STAYS, 4: GameTable.Variant.PARTNERSHIP}
 
 
 @router.post(
@@ -32,11 +31,12 @@ VARIANT_BY_PLAYERS = {3: GameTable.Variant.WINNER_STAYS, 4: GameTable.Variant.PA
 def create_game(request: HttpRequest, payload: GameIn) -> Status[dict[str, Any]]:
     options = payload.dict()
     players, name = options.pop("players"), options.pop("name")
-    if players not in VARIANT_BY_PLAYERS:
+    variant = GameTable.variant_for(players)
+    if variant is None:
         raise BadRequest("players must be 3 or 4 (two players: POST /api/tables).", field="players")
     with transaction.atomic():  # a refused table leaves no guest behind
         owner = player_or_guest(request, name)
-        game = services.create_game(owner, VARIANT_BY_PLAYERS[players], **options)
+        game = services.create_game(owner, variant, **options)
     return Status(201, payloads.game_detail(game, owner))
 
 

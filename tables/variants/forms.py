@@ -12,12 +12,10 @@ from tables.accounts.models import Player
 from tables.variants import services
 from tables.variants.models import GameTable
 
-VARIANT_BY_PLAYERS = {"3": GameTable.Variant.WINNER_STAYS, "4": GameTable.Variant.PARTNERSHIP}
-
 
 def post_game(request: HttpRequest, player: Player | None, options: dict[str, Any]) -> HttpResponse | None:
     """A table of three or four from the form (inside its transaction); None for two players."""
-    variant = VARIANT_BY_PLAYERS.get(request.POST.get("players", "2"))
+    variant = GameTable.variant_for(request.POST.get("players", "2"))
     if variant is None:
         return None
     options = {name: value for name, value in options.items() if name != "visibility"}  # by link only

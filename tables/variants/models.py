@@ -33,6 +33,11 @@ class GameTable(models.Model):
 
     SEATS = {Variant.WINNER_STAYS: 3, Variant.PARTNERSHIP: 4}
 
+    @classmethod
+    def variant_for(cls, players: int | str) -> Variant | None:
+        """The variant a number of players plays (the form's and the API's "players"), if any."""
+        return next((variant for variant, count in cls.SEATS.items() if str(count) == str(players)), None)
+
     owner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="owned_game_tables")
     invite_token = models.CharField(max_length=32, unique=True, default=new_invite_token, editable=False)
     variant = models.CharField(max_length=16, choices=Variant.choices)

@@ -52,17 +52,8 @@ def game_detail(game: GameTable, viewer: Player | None) -> dict[str, Any]:
         "winner": game.winner,
         "ended_by": game.ended_by,
         "final_scores": None if record is None else engine.final_scores(record),
-        "next_game": _next_token(game),
+        "next_game": None if game.next_game is None else game.next_game.invite_token,
     }
-
-
-def _next_token(game: GameTable) -> str | None:
-    if game.next_game_id is None:
-        return None
-    token: str | None = (
-        GameTable.objects.filter(pk=game.next_game_id).values_list("invite_token", flat=True).first()
-    )
-    return token
 
 
 def _teams(record: GameRecord | None) -> tuple[tuple[int, int], tuple[int, int]] | None:

@@ -9,7 +9,8 @@ from tables.variants.models import Board, GameSeat, GameTable
 
 
 def game_by_token(token: str) -> GameTable:
-    found = GameTable.objects.filter(invite_token=token).select_related("owner").first()
+    rows = GameTable.objects.filter(invite_token=token).select_related("owner", "next_game")
+    found = rows.first()
     if found is None:
         raise NotFound(gettext("No such table."))
     return found

@@ -14,6 +14,7 @@ import datetime as dt
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tables.accounts.models import Player
 from tables.core.errors import Conflict, Forbidden
@@ -134,9 +135,9 @@ def resign_game(ref: GameRef, actor: Player) -> GameTable:
         game = lock_game(ref)
         seat = seat_number_of(game, actor)
         if seat is None:
-            raise Forbidden("You are not seated at this table.")
+            raise Forbidden(gettext("You are not seated at this table."))
         if game.status != GameTable.Status.PLAYING:
-            raise Conflict("The game is not being played.")
+            raise Conflict(gettext("The game is not being played."))
         board = next(
             (b for b in Board.objects.filter(game=game, recorded_at__isnull=True) if seat in b.players), None
         )

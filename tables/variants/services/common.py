@@ -7,7 +7,7 @@ from django.utils.translation import gettext
 
 from tables.accounts.models import Player
 from tables.core.errors import Conflict, Forbidden, NotFound
-from tables.variants.models import GameSeat, GameTable
+from tables.variants.models import GameTable
 
 GameRef = int | str  # the primary key, or the invite token
 
@@ -26,10 +26,6 @@ def bump(game: GameTable, *fields: str) -> None:
     """A new version of the locked game table (its page follows the version)."""
     game.version += 1
     game.save(update_fields=["version", *fields])
-
-
-def seats_of(game: GameTable) -> list[GameSeat]:
-    return list(game.seats.select_related("player").order_by("number"))
 
 
 def seat_number_of(game: GameTable, player: Player) -> int | None:

@@ -17,6 +17,7 @@ from tables.play.services.seats import bot_player, check_table_options
 from tables.social.selectors import blocked_between
 from tables.variants import engine
 from tables.variants.models import GameSeat, GameTable
+from tables.variants.selectors import seats as seats_of
 from tables.variants.services.boards import open_due_boards, resign_game
 from tables.variants.services.common import (
     GameRef,
@@ -25,7 +26,6 @@ from tables.variants.services.common import (
     require_owner,
     require_waiting,
     seat_number_of,
-    seats_of,
 )
 
 # The new-table form's options that every board's table takes (the rest are the game's own).

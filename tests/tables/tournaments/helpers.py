@@ -5,10 +5,12 @@ after a commit)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 
 from django.contrib.auth import get_user_model
 
+import rules
 from bots import BOTS
 from bots.base import MatchContext
 from tables.accounts.models import Player
@@ -34,8 +36,14 @@ def fill(tournament_id: int, players: Iterable[Player]) -> None:
     assert tournaments.advance(tournament_id)
 
 
-def play_out(table_id: int, rng: random.Random, resign_seat: int | None = None) -> Match:
-    """Play the table's match to its end, each seat's move chosen by a robot (TITO)."""
+def play_out(
+    table_id: int,
+    rng: random.Random,
+    resign_seat: int | None = None,
+    around: Callable[[], AbstractContextManager[object]] = nullcontext,
+) -> Match:
+    """Play the table's match to its end, each seat's move chosen by a robot (TITO); each write
+    runs inside ``around()`` (a test's "as after commit", say)."""
     while True:
         table = Table.objects.select_related("seat0", "seat1", "current_deal__match").get(pk=table_id)
         deal = table.current_deal
@@ -43,21 +51,26 @@ def play_out(table_id: int, rng: random.Random, resign_seat: int | None = None) 
         if deal.match.status == Match.Status.OVER:
             return deal.match
         state = engine.load_deal(deal)
-        if state.is_over:
-            human = next(p for p in table.seats if p is not None and not p.is_bot)
-            services.next_deal(table.pk, human, expected_version=table.version)
-            continue
-        seat = state.to_play
-        player = table.seats[seat]
-        assert player is not None
-        if resign_seat == seat:
-            services.resign(table.pk, player)
-            continue
-        totals = engine.load_match(deal.match).totals
-        context = MatchContext(totals[seat], totals[1 - seat], state.ruleset.target)
-        action = BOTS["tito"]().choose(state.view(seat), rng, context)
-        source = Move.Source.BOT if player.is_bot else Move.Source.PLAYER
-        services.apply_move(table.pk, player, action, expected_version=table.version, source=source)
+        with around():
+            _play_one(table, state, rng, resign_seat)
+
+
+def _play_one(table: Table, state: rules.Deal, rng: random.Random, resign_seat: int | None) -> None:
+    if state.is_over:
+        dealer = next((p for p in table.seats if p is not None and not p.is_bot), table.seat0)
+        services.next_deal(table.pk, dealer, expected_version=table.version)
+        return
+    seat = state.to_play
+    player = table.seats[seat]
+    assert player is not None
+    if resign_seat == seat:
+        services.resign(table.pk, player)
+        return
+    totals = engine.load_match(table.current_deal.match).totals
+    context = MatchContext(totals[seat], totals[1 - seat], state.ruleset.target)
+    action = BOTS["tito"]().choose(state.view(seat), rng, context)
+    source = Move.Source.BOT if player.is_bot else Move.Source.PLAYER
+    services.apply_move(table.pk, player, action, expected_version=table.version, source=source)
 
 
 def open_tables(tournament_id: int) -> list[int]:

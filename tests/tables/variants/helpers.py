@@ -9,13 +9,10 @@ from contextlib import contextmanager
 
 from django.test import TestCase
 
-from bots import BOTS
-from bots.base import MatchContext
-from tables.play import engine, services
-from tables.play.models import Match, Move, Table
+from tables.play.models import Match
 from tables.variants import services as games
 from tables.variants.models import Board, GameTable
-from tests.tables.tournaments.helpers import accounts
+from tests.tables.tournaments.helpers import accounts, play_out
 
 __all__ = ["accounts", "committed", "open_boards", "play_board", "seated_game"]
 
@@ -44,27 +41,6 @@ def open_boards(game: GameTable) -> list[Board]:
     return list(Board.objects.filter(game=game, recorded_at__isnull=True).order_by("round", "number"))
 
 
-def play_board(table_id: int, rng: random.Random, stop_before_last: bool = False) -> Match | None:
-    """Play the board's match to its end (or to the move before its last with
-    ``stop_before_last``: the match then still on, the deal's last move the caller's to make)."""
-    while True:
-        table = Table.objects.select_related("seat0", "seat1", "current_deal__match").get(pk=table_id)
-        deal = table.current_deal
-        assert deal is not None
-        if deal.match.status == Match.Status.OVER:
-            return deal.match
-        state = engine.load_deal(deal)
-        if state.is_over:
-            with committed():
-                services.next_deal(table.pk, table.seat0, expected_version=table.version)
-            continue
-        seat = state.to_play
-        player = table.seats[seat]
-        totals = engine.load_match(deal.match).totals
-        context = MatchContext(totals[seat], totals[1 - seat], state.ruleset.target)
-        action = BOTS["tito"]().choose(state.view(seat), rng, context)
-        if stop_before_last and state.apply(action, seat=seat)[0].is_over:
-            return None
-        source = Move.Source.BOT if player.is_bot else Move.Source.PLAYER
-        with committed():
-            services.apply_move(table.pk, player, action, expected_version=table.version, source=source)
+def play_board(table_id: int, rng: random.Random) -> Match:
+    """Play the board's match to its end; its end reaches the game as after a commit."""
+    return play_out(table_id, rng, around=committed)
