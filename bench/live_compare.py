@@ -13,7 +13,8 @@ connecting). Every process it started is stopped at the end of each run, by its 
         --rate 250 --runs 3 --duration 60
 
 prints one line per run (p50, p99, moves/s reached, stack CPU per move, daphnes' and worker's
-CPU, lost, duplicated) and a JSON summary. --profile DIR records each daphne and the worker with py-spy (samples of the thread holding the GIL: its Python CPU)
+CPU, lost, duplicated; with --four-seat-share, the tables of four's moves, p99, rounds netted,
+lost and duplicated) and a JSON summary. --profile DIR records each daphne and the worker with py-spy (samples of the thread holding the GIL: its Python CPU)
 (`pip install py-spy`, not a dependency of the project) during the load, as collapsed stacks
 (DIR/<label>-<run>-daphne<N>.txt, DIR/<label>-<run>-worker.txt) for flame graphs or `bench.live_compare --top FILE`.
 """
@@ -156,6 +157,8 @@ def one_run(options: argparse.Namespace, checkout: Path, label: str, number: int
             "--tables", str(options.tables), "--rate", str(options.rate), "--duration", str(options.duration),
             "--moves-via", "socket", "--deadlines", "0",
         ]  # fmt: skip
+        if options.four_seat_share:  # only then: a checkout's own load.py may not know the option
+            load_command += ["--four-seat-share", str(options.four_seat_share)]
         load = subprocess.Popen(
             load_command, cwd=checkout, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
         )
@@ -183,6 +186,7 @@ def one_run(options: argparse.Namespace, checkout: Path, label: str, number: int
     figures = outcome["load"]
     spent = {name: after[name] - before[name] for name in measured}
     moves = figures["moves"]
+    four_seat = {"four_seat": outcome["four_seat"]} if "four_seat" in outcome else {}
     return {
         "checkout": label,
         "run": number,
@@ -198,6 +202,7 @@ def one_run(options: argparse.Namespace, checkout: Path, label: str, number: int
         "undelivered": figures["undelivered"],
         "errors": figures["errors"],
         "stages_p99_ms": {name: value["p99"] for name, value in figures["stages_ms"].items()},
+        **four_seat,
     }
 
 
@@ -239,6 +244,17 @@ def top(files: list[str], count: int = 40) -> None:
         print(f"{100 * weight / total:6.2f}%  {frame}")
 
 
+def four_seat_line(row: dict[str, Any]) -> str:
+    four = row.get("four_seat")
+    if four is None:
+        return ""
+    return (
+        f"  tables of four: {four['moves']} moves, p99 {four['latency_ms']['p99']:.1f} ms, "
+        f"{four['rounds_netted']} rounds netted, lost {four['lost_versions']}  "
+        f"duplicated {four['duplicated_events']}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -248,6 +264,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs of each checkout, alternating")
     parser.add_argument("--duration", type=float, default=60.0)
     parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--four-seat-share", type=float, default=0.0, help="bench/load.py's option")
     parser.add_argument("--postgres", default="postgres://postgres@127.0.0.1:5432")
     parser.add_argument("--database", default="ginmesa_bench", help="dropped and created for every run")
     parser.add_argument("--redis-host", default="127.0.0.1:6379")
@@ -272,7 +289,7 @@ def main() -> None:
                 f"{label:>16} run {number}: p50 {row['p50_ms']:7.1f} ms  p99 {row['p99_ms']:7.1f} ms  "
                 f"{row['moves_per_second']:6.1f} moves/s  stack CPU {row['stack_cpu_ms_per_move']:.2f} ms/move "
                 f"(daphnes {row['daphnes_cpu_s']} s, worker {row['worker_cpu_s']} s)  "
-                f"lost {row['lost']}  duplicated {row['duplicated']}",
+                f"lost {row['lost']}  duplicated {row['duplicated']}{four_seat_line(row)}",
                 flush=True,
             )
     print(json.dumps(rows, indent=2))

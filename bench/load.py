@@ -25,6 +25,9 @@ Moves go as HTTP requests (POST /api/tables/{token}/moves, what the table page s
 "move_result" answer carries the move row; with --play knock, next deals and rematches then go
 on the socket too ("action" messages; applied counts from when it was sent, as over HTTP)
 
+With --four-seat-share S, that share of the tables are tables of four (bench/load_games.py):
+each plays two boards at a time, which take places in the same rotation and are played alike.
+
 Accounts and API tokens are made through Django directly (setup, not measured); everything
 measured goes through HTTP and websockets. See bench/README.md, "Live load".
 """
@@ -34,15 +37,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
+import importlib.util
 import json
 import os
 import sys
 import time
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
+
+if TYPE_CHECKING:
+    from bench.load_games import Games
 
 STAGES = ("client", "request", "commit", "broadcast", "delivery")
 
@@ -110,6 +118,7 @@ class Table:
     sockets: dict[int, Any] = field(default_factory=dict)
     seen: dict[int, list[tuple[str, int]]] = field(default_factory=lambda: {0: [], 1: []})
     in_flight: Move | None = None
+    on_match_over: Callable[[Table], None] | None = None  # a board of a table of four
 
     def state(self) -> dict[str, Any]:
         return max(self.states.values(), key=lambda state: state["version"])
@@ -222,6 +231,9 @@ class Load:
         if state["status"] == "between_deals":
             return 0, f"/api/tables/{table.token}/next-deal", expected
         if state["status"] == "match_over":
+            if table.on_match_over is not None:  # a board: no rematch, its game opens the next
+                table.on_match_over(table)
+                return None
             offered_by = state["rematch"]["offered_by"]
             if offered_by is None:
                 return 0, f"/api/tables/{table.token}/rematch/offer", {}
@@ -362,8 +374,12 @@ def gaps(tables: list[Table]) -> tuple[int, int]:
     return lost, duplicated
 
 
-def report(load: Load, tables: list[Table], elapsed: float) -> dict[str, Any]:
-    delivered = [move for move in load.moves if move.delivered is not None]
+def report(
+    load: Load, tables: list[Table], elapsed: float, moves: list[Move] | None = None
+) -> dict[str, Any]:
+    """The load's figures, or those of ``moves`` (at ``tables``) alone."""
+    moves = load.moves if moves is None else moves
+    delivered = [move for move in moves if move.delivered is not None]
     latency = [latency_ms(move) for move in delivered]
     by_stage: dict[str, list[float]] = {name: [] for name in STAGES}
     for move in delivered:
@@ -372,9 +388,9 @@ def report(load: Load, tables: list[Table], elapsed: float) -> dict[str, Any]:
             by_stage[name].append(value * 1000)
     lost, duplicated = gaps(tables)
     return {
-        "moves": len(load.moves),
-        "moves_per_second": round(len(load.moves) / elapsed, 1),
-        "undelivered": len(load.moves) - len(delivered),
+        "moves": len(moves),
+        "moves_per_second": round(len(moves) / elapsed, 1),
+        "undelivered": len(moves) - len(delivered),
         "skipped_slots": load.skipped,
         "errors": load.errors,
         "lost_versions": lost,
@@ -481,28 +497,48 @@ async def main(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
     ):
         load = Load(args.base.split(","), http, sockets, args.moves_via == "socket", args.play)
         if args.tables:
+            four_seat = round(args.tables * args.four_seat_share)
+            two_seat = args.tables - four_seat
             tables = await bounded(
                 [
                     load.open_table(tokens[2 * i], tokens[2 * i + 1], args.turn_seconds)
-                    for i in range(args.tables)
+                    for i in range(two_seat)
                 ],
                 limit=20,
             )
+            games: Games | None = None
+            if four_seat:
+                games = sibling("load_games").Games(load, Table, tables)
+                await games.open(tokens[2 * two_seat :], four_seat, args.turn_seconds)
             progress(f"{len(tables)} tables open")
             await bounded([load.connect(table) for table in tables], limit=50)
             progress(f"{2 * len(tables)} sockets connected; load for {args.duration:.0f} s")
             elapsed = await load.run(tables, args.rate, args.duration)
             progress(f"load done: {len(load.moves)} moves")  # bench/live_compare.py reads the CPU here
-            results["load"] = report(load, tables, elapsed)
+            played = tables if games is None else tables[:two_seat] + games.tables()
+            results["load"] = report(load, played, elapsed)
+            if games is not None:
+                results["four_seat"] = await games.report(report, elapsed)
             if args.over_time:
                 results["over_time"] = over_time(load, args.over_time)
-            for table in tables:
+            for table in played:
                 for socket in table.sockets.values():
                     await socket.close()
         if args.deadlines:
             progress(f"clock phase: {args.deadlines} tables at 30 s")
             results["clocks"] = await clock_phase(load, tokens, args.deadlines, args.time_bank or None)
     return results
+
+
+def sibling(name: str) -> Any:
+    """The module ``name`` beside this file: bench/live_compare.py runs this file by its path
+    from another checkout, whose own bench/ may not have it."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -533,11 +569,24 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "--over-time", type=float, default=0, help="also report latency per stretch of this many seconds"
     )
     parser.add_argument("--connections", type=int, default=20, help="HTTP requests in flight at most")
+    parser.add_argument(
+        "--four-seat-share",
+        type=float,
+        default=0.0,
+        help="this share of --tables are tables of four (partnership gin), two boards each at a time",
+    )
     return parser.parse_args(argv)
+
+
+def accounts_needed(arguments: argparse.Namespace) -> int:
+    tables: int = arguments.tables
+    deadlines: int = arguments.deadlines
+    four_seat = round(tables * float(arguments.four_seat_share))
+    return max(2 * (tables - four_seat) + 4 * four_seat, 2 * deadlines)
 
 
 if __name__ == "__main__":
     arguments = parse(sys.argv[1:])
-    accounts = make_tokens(2 * max(arguments.tables, arguments.deadlines), f"load{int(time.time())}x")
+    accounts = make_tokens(accounts_needed(arguments), f"load{int(time.time())}x")
     outcome = asyncio.run(main(arguments, accounts))
     print(json.dumps(outcome, indent=2))
