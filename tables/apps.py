@@ -23,6 +23,7 @@ class TablesConfig(AppConfig):
         from tables.fairplay import tasks as fairplay_tasks  # noqa: F401
         from tables.live import events
         from tables.play import tasks as play_tasks  # noqa: F401
+        from tables.play.selectors import chat_shared
         from tables.reviews import tasks as review_tasks  # noqa: F401
         from tables.tournaments import alerts as tournament_alerts
         from tables.tournaments import tasks as tournament_tasks  # noqa: F401
@@ -40,6 +41,7 @@ class TablesConfig(AppConfig):
         match_ended.connect(tournament_watchers.on_match_end, dispatch_uid="tables.tournaments")
         match_ended.connect(variant_watchers.on_match_end, dispatch_uid="tables.variants")
         account_leaving.connect(variant_watchers.on_account_leaving, dispatch_uid="tables.variants")
+        chat_shared.connect(variant_watchers.on_chat_asked, dispatch_uid="tables.variants")
         account_leaving.connect(tournament_watchers.on_account_leaving, dispatch_uid="tables.tournaments")
         round_ended.connect(tournament_watchers.on_round_ended, dispatch_uid="tables.tournaments")
         round_opened.connect(tournament_alerts.on_round_opened, dispatch_uid="tables.tournaments")

@@ -11,6 +11,7 @@ from tables.practice import views as practice_views
 from tables.ratings import views as player_views
 from tables.social import views as social_views
 from tables.tournaments import views as tournament_views
+from tables.variants import staff_views as game_staff_views
 from tables.variants import views as game_views
 
 urlpatterns = [
@@ -60,6 +61,8 @@ urlpatterns = [
         "tournaments/<str:token>/<str:action>/", tournament_views.tournament_action, name="tournament_action"
     ),
     path("g/<str:token>/", game_views.game_page, name="game"),
+    path("g/<str:token>/panel/", game_views.game_panel, name="game_panel"),
     path("g/<str:token>/<str:action>/", game_views.game_action, name="game_action"),
     path("staff/replay/<int:deal_id>/", views.replay, name="replay"),
+    path("staff/replay/game/<str:token>/", game_staff_views.game_replay, name="game_replay"),
 ]

@@ -4,9 +4,14 @@ import { _ } from "./i18n.js";
 import { toast } from "./site.js";
 import { $, clear, mySeat, token, ui } from "./table-state.js";
 
+// At a board of a table of three or four the chat is the game's: its players chat as players at
+// every board, seated here or not (the note above the chat says so, templatetags/game_tags.py).
+const gameNote = document.getElementById("game-chat-note");
+const gamePlayer = gameNote?.dataset.gamePlayer === "1";
+
 export function drawChat() {
   const log = clear($("chat-log"));
-  const spectator = mySeat() === null;
+  const spectator = mySeat() === null && !gamePlayer;
   $("chat-tabs").hidden = !spectator || !ui.state.options.spectator_chat;
   // A visitor with no name reads the chat; where spectators may chat, the page says how to join in.
   const nameNote = document.getElementById("chat-name-note");
@@ -22,7 +27,7 @@ export function drawChat() {
     empty.textContent = _("No messages yet.");
     log.append(empty);
   }
-  const mine = mySeat() === null ? null : ui.state.seats[mySeat()]?.player_url;
+  const mine = gameNote?.dataset.me || (mySeat() === null ? null : ui.state.seats[mySeat()]?.player_url);
   for (const message of messages) {
     const item = document.createElement("li");
     // An account's name links to its page (in this tab, as every link of the site does).

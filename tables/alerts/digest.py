@@ -12,8 +12,9 @@ from django.utils import timezone
 from tables.accounts.models import Player
 from tables.alerts import emails, prefs
 from tables.alerts.models import Activity
-from tables.alerts.texts import digest_subject
+from tables.alerts.texts import board_place, digest_subject
 from tables.play import payloads, selectors
+from tables.variants.selectors import boards_for_alerts
 
 DIGEST_HOUR = 8  # local time of the daily digest
 
@@ -36,11 +37,17 @@ def send_digests(now: dt.datetime | None = None) -> int:
 
 
 def _send_digest(player: Player) -> int:
-    rows = [
-        {**row, "url": settings.SITE_URL + reverse("table", args=[row["table"]])}
-        for row in (payloads.my_table_row(table, player) for table in selectors.tables_of(player))
-        if row["your_move"]
-    ]
-    if not rows:
+    rows = [(table, payloads.my_table_row(table, player)) for table in selectors.tables_of(player)]
+    awaiting = [(table, row) for table, row in rows if row["your_move"]]
+    if not awaiting:
         return 0
-    return int(emails.send_digest(player, rows, digest_subject(len(rows), player.language)))
+    boards = boards_for_alerts([table for table, _ in awaiting])  # named as their alerts name them
+    lines = [
+        {
+            **row,
+            "url": settings.SITE_URL + reverse("table", args=[row["table"]]),
+            "place": board_place(boards[table.pk], player.language) if table.pk in boards else "",
+        }
+        for table, row in awaiting
+    ]
+    return int(emails.send_digest(player, lines, digest_subject(len(lines), player.language)))

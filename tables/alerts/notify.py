@@ -14,6 +14,7 @@ import datetime as dt
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.conf import settings
@@ -28,7 +29,7 @@ from tables.accounts.selectors import vacation_day_instead
 from tables.alerts import emails, prefs, presence, push
 from tables.alerts import services as inbox_lines
 from tables.alerts.models import SentAlert, TablePresence
-from tables.alerts.texts import duration, language, reminder_then, render
+from tables.alerts.texts import at_board, duration, language, reminder_then, render
 from tables.background import scheduling
 from tables.core.announcements import Alerts, ChangeKind
 from tables.core.errors import NotFound
@@ -36,6 +37,8 @@ from tables.live import events
 from tables.play import engine, payloads, selectors
 from tables.play.models import ChatMessage, Deal, Match, Table
 from tables.play.services.common import bank_held, clock_stopped_for
+from tables.variants.models import Board
+from tables.variants.selectors import board_for_alerts, opens_board
 
 log = logging.getLogger(__name__)
 
@@ -55,8 +58,16 @@ class Alert:
     def lang(self) -> str:
         return language(self.player.language)
 
+    @cached_property
+    def board(self) -> Board | None:
+        """The board played at the table, if it is one: its alerts name the game and the deal (a
+        chat message is the whole game's). Read once, and only at a table that may be a board."""
+        return None if self.kind == "chat" else board_for_alerts(self.table)
+
     def texts(self) -> tuple[str, str]:
-        return render(self.kind, self.lang, **self.context)
+        opens = self.kind == "your_move" and self.board is not None and opens_board(self.table.current_deal)
+        title, body = render("deal_open" if opens else self.kind, self.lang, **self.context)
+        return (title, body) if self.board is None else (at_board(title, self.board, self.lang), body)
 
     @property
     def url(self) -> str:
@@ -163,8 +174,12 @@ def _match_over(table: Table, match: Match, seat: int) -> Alert:
 
 
 def _chat_alerts(table: Table) -> list[Alert]:
+    """The newest players' message, to the other players of the table's chat (a game's boards
+    share one), each at the table where they read it."""
+    shared = selectors.shared_chat(table)
+    tables = (table.pk,) if shared is None else shared.table_ids
     message = (
-        ChatMessage.objects.filter(table=table, channel=ChatMessage.Channel.PLAYERS, hidden=False)
+        ChatMessage.objects.filter(table_id__in=tables, channel=ChatMessage.Channel.PLAYERS, hidden=False)
         .select_related("author")
         .last()
     )
@@ -172,8 +187,8 @@ def _chat_alerts(table: Table) -> list[Alert]:
         return []
     context = {"opponent": message.author.name, "text": message.text[:140]}
     return [
-        Alert("chat", player, table, f"chat:{message.pk}", context)
-        for player in humans(table)
+        Alert("chat", player, at, f"chat:{message.pk}", context)
+        for player, at in selectors.chat_players(table, shared)
         if player.pk != message.author_id
     ]
 

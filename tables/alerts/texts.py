@@ -7,6 +7,8 @@ from __future__ import annotations
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
+from tables.variants.models import Board, GameTable
+
 LANGUAGES = ("es", "en")
 
 
@@ -20,6 +22,11 @@ def _titles_and_bodies() -> dict[str, tuple[str, str]]:
         "your_move": (
             gettext("Your move against %(opponent)s"),
             gettext("%(opponent)s has played: it is your turn."),
+        ),
+        # "your_move" at the first turn of a board's deal (a game of three or four): it opens.
+        "deal_open": (
+            gettext("Your deal against %(opponent)s is open"),
+            gettext("The cards are dealt and the first move is yours."),
         ),
         "reminder": (
             gettext("%(left)s left to move against %(opponent)s"),
@@ -88,6 +95,23 @@ def render(kind: str, lang: str, **context: object) -> tuple[str, str]:
     with translation.override(language(lang)):
         title, body = _titles_and_bodies()[kind]
     return title % context, body % context
+
+
+def board_place(board: Board, lang: str) -> str:
+    """The game and the deal a board plays: "table of four, round 2, deal 1" (the round's two
+    deals are its boards 0 and 1), or "table of three, deal 5" (winner stays counts its deals as
+    rounds)."""
+    with translation.override(language(lang)):
+        if board.game.variant == GameTable.Variant.PARTNERSHIP:
+            text = gettext("table of four, round %(round)s, deal %(deal)s")
+            return text % {"round": board.round, "deal": board.number + 1}
+        return gettext("table of three, deal %(deal)s") % {"deal": board.round}
+
+
+def at_board(title: str, board: Board, lang: str) -> str:
+    """An alert's ``title`` about a board's table: "Your move against Bob · table of four, round
+    2, deal 1"."""
+    return f"{title} · {board_place(board, lang)}"
 
 
 def match_result(verdict: str, lang: str, mine: int, theirs: int) -> str:

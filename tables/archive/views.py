@@ -16,6 +16,7 @@ from tables.core.errors import NotFound
 from tables.play import texts
 from tables.play.models import Match
 from tables.reviews import selectors as review_accuracy
+from tables.variants import replays as game_replays
 
 ARCHIVE_PAGE_SIZE = 20
 
@@ -48,8 +49,17 @@ def match_archive(request: HttpRequest, match_id: int) -> HttpResponse:
         and not any(deal["status"] == "over" for deal in data["deals"]),
         "table_token": match.table.invite_token if staff or match.table.seat_of(player) is not None else None,
         "reportable": _reportable(match, player),
+        "game_deal": _game_deal(match),
     }
     return render(request, "tables/match_archive.html", context)
+
+
+def _game_deal(match: Match) -> dict[str, object] | None:
+    """The game of three or four a board's match is a deal of, with the round's netting."""
+    board = archive.board_of(match)
+    if board is None:
+        return None
+    return game_replays.board_deal(board, archive.board_matches(board.game))
 
 
 def _reportable(match: Match, viewer: Player | None) -> list[Player]:
@@ -80,11 +90,18 @@ def deal_replay(request: HttpRequest, match_id: int, number: int) -> HttpRespons
 
 
 def my_archive(request: HttpRequest) -> HttpResponse:
-    """The visitor's finished matches, the latest first, a page at a time."""
+    """The visitor's finished matches and, apart, their finished games of three and four (whose
+    deals' matches are listed under the game, not here), the latest first, a page at a time."""
     player, _ = _viewer(request)
-    page = None
+    page = games_page = None
     rows = []
+    game_rows = []
     if player is not None:
+        games_page = Paginator(archive.finished_games_of(player), ARCHIVE_PAGE_SIZE).get_page(
+            request.GET.get("games")
+        )
+        if games_page.paginator.count:  # most players have none: no second query then
+            game_rows = [game_replays.archive_row(game, player) for game in games_page.object_list]
         page = Paginator(archive.finished_matches_of(player), ARCHIVE_PAGE_SIZE).get_page(
             request.GET.get("page")
         )
@@ -94,4 +111,5 @@ def my_archive(request: HttpRequest) -> HttpResponse:
             rows.append(
                 {**head, "seat": seat, "opponent": head["players"][1 - seat] if seat is not None else None}
             )
-    return render(request, "tables/my_archive.html", {"player": player, "page": page, "rows": rows})
+    context = {"player": player, "page": page, "rows": rows, "games_page": games_page, "game_rows": game_rows}
+    return render(request, "tables/my_archive.html", context)

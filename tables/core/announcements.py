@@ -141,6 +141,8 @@ class TableChange:
     states: dict[str, dict[str, Any]] | None = None
     bot_turn: int | None = None  # the deal at which a bot is now to play
     reviews: tuple[int, ...] = ()  # the deal reviews to hand to a worker
+    # Other tables whose sockets are told too: those that show the same chat (a game's boards).
+    also_tell: tuple[int, ...] = ()
 
 
 def announce_on_commit(make: Callable[[], TableChange]) -> None:

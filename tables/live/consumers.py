@@ -14,8 +14,6 @@ import logging
 import time
 from typing import Any, TypeGuard
 
-from django.db.models import Max
-
 import rules
 from tables.accounts.models import Player
 from tables.alerts import presence, watchers
@@ -24,7 +22,7 @@ from tables.core.text_input import text_problem
 from tables.live import events
 from tables.live.sockets import CLOSE_NOT_FOUND, LiveConsumer, ViewKey, db, recent_tables
 from tables.play import payloads, selectors, services, verbs
-from tables.play.models import ChatMessage, Table
+from tables.play.models import Table
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +52,8 @@ class TableConsumer(LiveConsumer):
         self.player: Player | None = self.caller.player
         self.sent_version = -1
         self.visible = True
-        self.last_chat_id = await db(self._last_chat_id)()
+        # Chat up to now is the page's to fetch (GET .../chat); the socket sends what follows.
+        self.last_chat_id = await db(selectors.last_chat_id)(self.table_id)
         await self.join(events.table_group(self.table_id))
         await self.accept()
         await self.send_state(None)
@@ -68,10 +67,6 @@ class TableConsumer(LiveConsumer):
                 log.warning("spectator lease not taken: the cache is unavailable", exc_info=True)
         await db(events.publish_presence)(self.table_id)
         self.start_heartbeat()
-
-    def _last_chat_id(self) -> int:
-        """Chat up to now is the page's to fetch (GET .../chat); the socket sends what follows."""
-        return ChatMessage.objects.filter(table_id=self.table_id).aggregate(last=Max("id"))["last"] or 0
 
     async def disconnect(self, code: int) -> None:
         await super().disconnect(code)

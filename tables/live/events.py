@@ -77,6 +77,8 @@ def on_table_change(sender: Any, change: TableChange, **kwargs: Any) -> None:
     rules = change.kind.rules
     if rules.published:
         publish_table_event(change.table_id, change.version, change.kind.told_as, change.states)
+        for table_id in change.also_tell:  # a chat several tables show: their sockets read it anew
+            publish_table_event(table_id, change.version, change.kind.told_as)
     if rules.seats_changed:
         publish_presence(change.table_id)
 

@@ -4,8 +4,10 @@ sweepers must act on. Nothing here writes; the writers are in tables/play/servic
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
+from django.dispatch import Signal
 from django.utils import timezone
 
 from tables.accounts.models import Player
@@ -77,17 +79,76 @@ def tables_of(player: Player) -> list[Table]:
     return list(rows.select_related("seat0", "seat1", "current_deal__match").order_by("-updated_at"))
 
 
+@dataclass(frozen=True)
+class SharedChat:
+    """One conversation that several tables show (a game's boards, tables.variants): the
+    messages kept at any of them, and the players who write and read its players' channel
+    wherever they are."""
+
+    table_ids: tuple[int, ...]
+    player_ids: frozenset[int]
+
+
+# Asked with ``table`` (its row): a room whose tables share one chat answers with a SharedChat
+# for its tables (receivers wired in tables/apps.py); no answer: the table keeps a chat of its own.
+chat_shared = Signal()
+
+
+def shared_chat(table: Table) -> SharedChat | None:
+    for _receiver, answer in chat_shared.send(sender=SharedChat, table=table):
+        if isinstance(answer, SharedChat):
+            return answer
+    return None
+
+
+def chats_as_player(table: Table, viewer: Player | None, shared: SharedChat | None) -> bool:
+    """Whether ``viewer`` writes and reads the players' channel here (else a spectator's)."""
+    if table.seat_of(viewer) is not None:
+        return True
+    return shared is not None and viewer is not None and viewer.pk in shared.player_ids
+
+
 def chat_history(table: Table, viewer: Player | None, after: int = 0, limit: int = 100) -> list[ChatMessage]:
     """The messages ``viewer`` may read: players see the players' channel, spectators both;
-    hidden messages, the authors the viewer muted and those the viewer blocks are left out."""
-    seat = table.seat_of(viewer)
-    messages = ChatMessage.objects.filter(table=table, hidden=False, id__gt=after).select_related("author")
-    if seat is not None:
+    hidden messages, the authors the viewer muted and those the viewer blocks are left out.
+    A table that shares its chat (shared_chat) reads the whole conversation. From the start
+    (``after`` 0), the newest ``limit``: what follows them comes by the socket or ``after``."""
+    shared = shared_chat(table)
+    tables = (table.pk,) if shared is None else shared.table_ids
+    rows = ChatMessage.objects.filter(table_id__in=tables, hidden=False, id__gt=after)
+    messages = rows.select_related("author")
+    if chats_as_player(table, viewer, shared):
         messages = messages.filter(channel=ChatMessage.Channel.PLAYERS)
     if viewer is not None:
-        muted = ChatMute.objects.filter(table=table, player=viewer).values("muted")
+        muted = ChatMute.objects.filter(table_id__in=tables, player=viewer).values("muted")
         messages = messages.exclude(author__in=muted).exclude(author__in=blocked_by(viewer))
+    if after == 0:
+        return list(messages.order_by("-id")[:limit])[::-1]
     return list(messages.order_by("id")[:limit])
+
+
+def chat_players(table: Table, shared: SharedChat | None) -> list[tuple[Player, Table]]:
+    """The human players of the table's chat, each with the table where they read it: its own
+    two, or every player of the chat it shares at the newest of its tables where they sit
+    (tables opened later have larger keys), else at ``table`` (one who has not played yet)."""
+    if shared is None:
+        return [(player, table) for player in table.seats if player is not None and not player.is_bot]
+    found: dict[int, tuple[Player, Table]] = {}
+    for row in Table.objects.filter(pk__in=shared.table_ids).select_related("seat0", "seat1").order_by("pk"):
+        for player in row.seats:
+            if player is not None and not player.is_bot and player.pk in shared.player_ids:
+                found[player.pk] = (player, row)
+    others = Player.objects.filter(pk__in=shared.player_ids - found.keys(), is_bot=False)
+    return [*found.values(), *((player, table) for player in others)]
+
+
+def last_chat_id(table_id: int) -> int:
+    """The newest message of the table's chat (the shared conversation's, if it shares one)."""
+    row = Table.objects.only("rematches", "rated", "visibility").filter(pk=table_id).first()
+    shared = None if row is None else shared_chat(row)
+    tables = (table_id,) if shared is None else shared.table_ids
+    last: int | None = ChatMessage.objects.filter(table_id__in=tables).aggregate(last=Max("id"))["last"]
+    return last or 0
 
 
 def mid_turn(deal: Deal | None) -> bool:

@@ -1,6 +1,7 @@
 """Tables of three and four in the JSON API (mounted under /api by tables.api): create, read,
-join, robots, leave, start, resign. Each deal is played at its board's ordinary table through
-/api/tables/{token}. Every endpoint calls tables.variants.services; none writes a model."""
+join, robots, leave, start, resign, play again, the game's chat, its boards as a spectator sees
+them. Each deal is played at its board's ordinary table through /api/tables/{token}. Every
+endpoint calls tables.variants.services; none writes a model."""
 
 from __future__ import annotations
 
@@ -8,19 +9,23 @@ from typing import Any
 
 from django.db import transaction
 from django.http import HttpRequest
-from ninja import Router
+from django.utils.translation import gettext
+from ninja import P, QueryEx, Router
 from ninja.responses import Status
 
-from tables.core.errors import BadRequest
+from tables.core.errors import BadRequest, NotFound
 from tables.core.schemas import errors
+from tables.play import payloads as table_payloads
 from tables.play.api_caller import caller_of, player_of, player_or_guest
+from tables.play.schemas import ChatHistoryOut, ChatIn, ChatMessageOut
 from tables.variants import payloads, selectors, services
 from tables.variants.models import GameTable
-from tables.variants.schemas import GameIn, GameOut, JoinIn, LeaveIn, RobotIn
+from tables.variants.schemas import BoardsOut, GameIn, GameOut, JoinIn, LeaveIn, RobotIn
 
 router = Router(tags=["games of three and four"])
 
 WRITE_ERRORS = errors(400, 401, 403, 404, 409)
+MAX_ROUND = 10_000  # beyond any game (a board's round is a small integer column)
 
 
 @router.post(
@@ -102,6 +107,41 @@ def resign_game(request: HttpRequest, token: str) -> dict[str, Any]:
 def play_again(request: HttpRequest, token: str) -> dict[str, Any]:
     following = services.play_again(token, player_of(request))
     return payloads.game_detail(following, caller_of(request).player)
+
+
+@router.get(
+    "/games/{token}/chat",
+    response={200: ChatHistoryOut, **errors(400, 401, 404)},
+    summary="The game's chat the caller may read, after message id `after` (every board's table shows it)",
+)
+def game_chat(request: HttpRequest, token: str, after: int = 0) -> dict[str, Any]:
+    messages = selectors.game_chat(selectors.game_by_token(token), caller_of(request).player, after=after)
+    return {"messages": [table_payloads.chat_message(message) for message in messages]}
+
+
+@router.post(
+    "/games/{token}/chat",
+    response={201: ChatMessageOut, **errors(400, 401, 403, 404, 409, 413, 429)},
+    summary="Write in the game's chat (players in the players' channel, others as spectators if allowed)",
+)
+def game_chat_post(request: HttpRequest, token: str, payload: ChatIn) -> Status[dict[str, Any]]:
+    message = services.post_game_chat(token, player_of(request), payload.text)
+    return Status(201, table_payloads.chat_message(message))
+
+
+@router.get(
+    "/games/{token}/boards",
+    response={200: BoardsOut, **errors(400, 401, 404)},
+    summary="The boards of a round (default: the newest) as a spectator of their tables sees them: no card of a hand",
+)
+def read_boards(
+    request: HttpRequest, token: str, round: QueryEx[int | None, P(ge=1, le=MAX_ROUND)] = None
+) -> dict[str, Any]:
+    game = selectors.game_by_token(token)
+    boards = selectors.round_boards(game, round)
+    if round is not None and not boards:
+        raise NotFound(gettext("This table has no such round yet."))
+    return payloads.boards_payload(game, boards)
 
 
 def _detail(request: HttpRequest, token: str) -> dict[str, Any]:

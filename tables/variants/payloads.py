@@ -9,6 +9,9 @@ from typing import Any
 from django.urls import reverse
 
 from tables.accounts.models import Player
+from tables.play import engine as play_engine
+from tables.play import payloads as table_payloads
+from tables.play.models import Deal, Match
 from tables.variants import engine, selectors
 from tables.variants.engine import GameRecord
 from tables.variants.models import Board, GameTable
@@ -151,3 +154,124 @@ def board_names(detail: dict[str, Any]) -> list[dict[str, Any]]:
         }
         for board in reversed(detail["boards"])
     ]
+
+
+def board_view(board: Board, names: dict[int, str]) -> dict[str, Any]:
+    """A board as a spectator of its table sees it, built from the engine's view for a spectator
+    (``view(None)``, as tables.play.payloads does): whose turn, the discard pile's top, the
+    stock's and each hand's count, and the deal's result once it ends; never a card of a hand.
+    Seats are the game's; ``names`` by game seat."""
+    table = board.table
+    deal = table.current_deal
+    view = None if deal is None else play_engine.load_deal(deal).view(None)
+    top = None if view is None else view.top_discard
+    return {
+        "round": board.round,
+        "number": board.number,
+        "table": table.invite_token,
+        "path": reverse("table", args=[table.invite_token]),
+        "table_version": table.version,
+        "players": list(board.players),
+        "names": [names.get(seat, "?") for seat in board.players],
+        "status": table_payloads.table_status(table),
+        "over": board.recorded_at is not None,
+        "to_play": None if view is None or view.to_play is None else board.players[view.to_play],
+        "discard_top": None if top is None else str(top),
+        "discard_count": 0 if view is None else view.discard_count,
+        "stock_count": None if view is None else view.stock_count,
+        "hand_counts": [0, 0] if view is None else list(view.hand_counts),
+        "result": None if deal is None else _deal_result(board, deal),
+    }
+
+
+def _deal_result(board: Board, deal: Deal) -> dict[str, Any] | None:
+    """How the board's deal in view ended (in game seats), once it has: scored, dead, or its
+    match resigned or forfeited."""
+    match = deal.match
+    if match.outcome in (Match.Outcome.RESIGNED, Match.Outcome.FORFEIT):
+        loser = None if match.winner is None else board.players[1 - match.winner]
+        return {"outcome": match.outcome, "winner": None, "loser": loser, "points": 0}
+    if deal.status != Deal.Status.OVER:
+        return None
+    results = engine.board_results(play_engine.load_match(match), (board.players[0], board.players[1]))
+    if not results:
+        return None
+    last = results[-1]
+    return {"outcome": last.outcome, "winner": last.winner, "loser": None, "points": last.points}
+
+
+def boards_payload(game: GameTable, boards: list[Board]) -> dict[str, Any]:
+    """The API's spectator view of a round's boards (GET /api/games/{token}/boards)."""
+    names = {seat.number: seat.player.name for seat in selectors.seats(game)}
+    return {
+        "token": game.invite_token,
+        "version": game.version,
+        "status": game.status,
+        "round": boards[0].round if boards else None,
+        "boards": [board_view(board, names) for board in boards],
+    }
+
+
+def board_panel(game: GameTable, detail: dict[str, Any], at: Board | None) -> dict[str, Any] | None:
+    """The game's panel on a page. At a board's table page (``at``): the other board of its
+    round (four players), the score sheet, and the round's netting once both deals are in. On
+    the game page (``at`` None), while the game is on: the boards of the newest round the
+    viewer does not play (the running deal, for the player waiting in winner stays)."""
+    if at is None and detail["status"] != GameTable.Status.PLAYING:
+        return None
+    boards = selectors.round_boards(game, None if at is None else at.round)
+    if at is None:
+        shown = [board for board in boards if detail["you"] not in board.players]
+    else:
+        shown = [board for board in boards if board.pk != at.pk]
+    if at is None and not shown:
+        return None
+    names = {seat["number"]: seat["name"] for seat in detail["seats"]}
+    views = [_for_page(board_view(board, names), names) for board in shown]
+    rows = page_rows(detail) if at is not None else []
+    round_number = at.round if at is not None else (boards[0].round if boards else 0)
+    partnership = game.variant == GameTable.Variant.PARTNERSHIP
+    return {
+        "game": detail,
+        "at": None if at is None else at.table.invite_token,
+        "round": round_number,
+        "boards": views,
+        "rows": rows,
+        "teams": _teams_named(detail) if at is not None else [],
+        "netting": rows[round_number - 1] if partnership and len(rows) >= round_number > 0 else None,
+        "settled": detail["status"] == GameTable.Status.OVER
+        or (at is not None and all(board.recorded_at is not None for board in boards)),
+        "mark": "/".join(
+            [str(game.version), *(f"{view['table']}:{view['table_version']}" for view in views)]
+        ),
+    }
+
+
+def _teams_named(detail: dict[str, Any]) -> list[list[str]]:
+    """Each team's players by name (four players); none for three, where each plays alone."""
+    if detail["teams"] is None:
+        return []
+    names = {seat["number"]: seat["name"] for seat in detail["seats"]}
+    return [[names.get(seat, "?") for seat in team] for team in detail["teams"]]
+
+
+SUIT_SIGNS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def _for_page(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """A board's view with what the page prints: names instead of seats, the pile's top as a card."""
+    result = view["result"]
+    top = view["discard_top"]
+    return {
+        **view,
+        "to_play_name": None if view["to_play"] is None else names.get(view["to_play"], "?"),
+        "counts": list(zip(view["names"], view["hand_counts"], strict=True)),
+        "discard_label": None if top is None else top[:-1].replace("T", "10") + SUIT_SIGNS[top[-1]],
+        "winner_name": _name_of(result, "winner", names),
+        "loser_name": _name_of(result, "loser", names),
+    }
+
+
+def _name_of(result: dict[str, Any] | None, role: str, names: dict[int, str]) -> str | None:
+    seat = None if result is None else result[role]
+    return None if seat is None else names.get(seat, "?")

@@ -92,3 +92,39 @@ class GameOut(Schema):
     next_game: str | None = Field(
         description="the token of the next game at this table (PLAY AGAIN), once opened"
     )
+
+
+class BoardResultOut(Schema):
+    outcome: str = Field(description="knock, gin, big_gin, undercut or dead; resigned or forfeit")
+    winner: int | None = Field(description="the seat that scored (none for a dead, resigned or forfeit deal)")
+    loser: int | None = Field(description="the seat that resigned or forfeited, if one did")
+    points: int
+
+
+class BoardViewOut(Schema):
+    """A board as a spectator of its table sees it: counts and the discard pile's top, never a
+    card of a hand. Seats are the game's."""
+
+    round: int
+    number: int
+    table: str = Field(description="the board's table token (/api/tables/{token})")
+    path: str
+    table_version: int = Field(description="the board's table version: it moves with every move")
+    players: list[int] = Field(description="the game seats at the board's seats 0 and 1")
+    names: list[str]
+    status: str = Field(description="the table's: playing, between_deals or match_over")
+    over: bool = Field(description="its result is in the game's record")
+    to_play: int | None = Field(description="the game seat whose turn it is, while the deal is on")
+    discard_top: str | None = Field(description='the discard pile\'s top card, such as "7H"')
+    discard_count: int
+    stock_count: int | None
+    hand_counts: list[int] = Field(description="cards held, by board seat (as players)")
+    result: BoardResultOut | None = Field(description="how the deal in view ended, once it has")
+
+
+class BoardsOut(Schema):
+    token: str
+    version: int = Field(description="the game's version: it moves when a board's result reaches the game")
+    status: str
+    round: int | None = Field(description="the round (four) or deal (three) shown; none before the start")
+    boards: list[BoardViewOut]

@@ -16,12 +16,13 @@ from django.utils.translation import gettext
 from redis.exceptions import RedisError
 
 from tables.accounts.models import Player
-from tables.core.announcements import ChangeKind
+from tables.core.announcements import ChangeKind, TableChange, announce_on_commit
 from tables.core.errors import BadRequest, Forbidden, RateLimited, TooLarge
 from tables.core.text_input import clean_text
+from tables.play import selectors
 from tables.play.models import ChatMessage, ChatMute
 from tables.play.selectors import TableRef
-from tables.play.services.common import announce, lock_table
+from tables.play.services.common import lock_table
 from tables.social.selectors import chat_muted_until
 
 log = logging.getLogger(__name__)
@@ -31,16 +32,15 @@ CHAT_RATE_SECONDS = 10
 
 
 def post_chat(table_ref: TableRef, author: Player, text: object) -> ChatMessage:
-    """Players write in the players' channel, everyone else in the spectators' (if allowed)."""
-    cleaned = _clean_chat_text(text)
-    muted = None if author.user_id is None else chat_muted_until(author, timezone.now())
-    if muted is not None:  # staff muted this account's chat at every table (tables.social)
-        day = date_format(timezone.localtime(muted), "DATETIME_FORMAT")
-        raise Forbidden(gettext("Your chat is muted until %(day)s.") % {"day": day})
+    """Players write in the players' channel, everyone else in the spectators' (if allowed). At a
+    table that shares its chat (selectors.shared_chat: a game's boards), the conversation's
+    players write as players wherever they are, and every table of it is told."""
+    cleaned = _checked_text(author, text)
     with transaction.atomic():
         table = lock_table(table_ref)
+        shared = selectors.shared_chat(table)
         channel = ChatMessage.Channel.PLAYERS
-        if table.seat_of(author) is None:
+        if not selectors.chats_as_player(table, author, shared):
             if not table.spectator_chat:
                 raise Forbidden("Spectator chat is turned off at this table.")
             channel = ChatMessage.Channel.SPECTATORS
@@ -48,8 +48,22 @@ def post_chat(table_ref: TableRef, author: Player, text: object) -> ChatMessage:
         message: ChatMessage = ChatMessage.objects.create(
             table=table, author=author, channel=channel, text=cleaned
         )
-        announce(table, None, ChangeKind.CHAT)  # no deal: a message never hands a bot its turn
+        others = () if shared is None else tuple(pk for pk in shared.table_ids if pk != table.pk)
+        # No deal: a message never hands a bot its turn, and the version stays as it was.
+        change = TableChange(table.pk, table.version, ChangeKind.CHAT, also_tell=others)
+        announce_on_commit(lambda: change)
         return message
+
+
+def _checked_text(author: Player, text: object) -> str:
+    """The checks of a message before any table is locked: its text (cleaned) and the staff's
+    chat mute of its author."""
+    cleaned = _clean_chat_text(text)
+    muted = None if author.user_id is None else chat_muted_until(author, timezone.now())
+    if muted is not None:  # staff muted this account's chat at every table (tables.social)
+        day = date_format(timezone.localtime(muted), "DATETIME_FORMAT")
+        raise Forbidden(gettext("Your chat is muted until %(day)s.") % {"day": day})
+    return cleaned
 
 
 def _clean_chat_text(text: object) -> str:

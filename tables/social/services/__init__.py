@@ -21,6 +21,7 @@ from tables.alerts.models import TablePresence
 from tables.archive import selectors as archive
 from tables.challenges.models import Challenge
 from tables.core.errors import BadRequest, Conflict, Forbidden, NotFound, RateLimited, TooLarge
+from tables.play import selectors as play_selectors
 from tables.play.models import ChatMessage, Match, Table
 from tables.social import selectors
 from tables.social.models import Block, Follow, MatchNote, Report, SocialSettings
@@ -179,14 +180,16 @@ def reportable_match(reporter: Player, reported: Player, match_id: int) -> Match
 
 def readable_message(reporter: Player, author: Player, message_id: int) -> ChatMessage:
     """The author's chat message, if the reporter was at its table and could read it (a seated
-    player reads the players' channel; a spectator, who has had the page open, both)."""
+    player reads the players' channel; a spectator, who has had the page open, both). A chat
+    several tables share (a game's boards) is read at any of them, by its players as players."""
     message = ChatMessage.objects.select_related("table").filter(pk=message_id, author=author).first()
     if message is not None:
-        seat = message.table.seat_of(reporter)
-        if seat is not None:
+        shared = play_selectors.shared_chat(message.table)
+        if play_selectors.chats_as_player(message.table, reporter, shared):
             readable = message.channel == ChatMessage.Channel.PLAYERS
         else:
-            readable = TablePresence.objects.filter(player=reporter, table_id=message.table_id).exists()
+            tables = (message.table_id,) if shared is None else shared.table_ids
+            readable = TablePresence.objects.filter(player=reporter, table_id__in=tables).exists()
         if readable:
             return message
     raise NotFound(gettext("There is no such message."))
