@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 from tables.accounts.models import Player
 from tables.play.models import Table
 from tables.play.payloads import player_url
+from tables.social.selectors import blocked_either_way
 from tables.variants import payloads, selectors
 from tables.variants.models import GameSeat, GameTable
 
@@ -76,3 +77,11 @@ def my_game_tables(player: Player | None) -> dict[str, Any]:
     seats = dict(GameSeat.objects.filter(game__in=games, player=player).values_list("game_id", "number"))
     boards = selectors.open_board_tokens([game.pk for game in games], seats)
     return {"games": [{"game": game, "board": boards.get(game.pk)} for game in games]}
+
+
+@register.inclusion_tag("variants/_lobby_games.html")
+def lobby_game_tables(player: Player | None) -> dict[str, Any]:
+    """The lobby's public tables of three and four with a seat free (none where ``player`` could
+    not sit for a block)."""
+    games = selectors.lobby_games(blocked_either_way(player))
+    return {"games": [payloads.lobby_game_row(game) for game in games]}

@@ -18,9 +18,10 @@ from tables.core.schemas import errors
 from tables.play import payloads as table_payloads
 from tables.play.api_caller import caller_of, player_of, player_or_guest
 from tables.play.schemas import ChatHistoryOut, ChatIn, ChatMessageOut
+from tables.social.selectors import blocked_either_way
 from tables.variants import payloads, selectors, services
 from tables.variants.models import GameTable
-from tables.variants.schemas import BoardsOut, GameIn, GameOut, JoinIn, LeaveIn, RobotIn
+from tables.variants.schemas import BoardsOut, GameIn, GameOut, JoinIn, LeaveIn, LobbyGamesOut, RobotIn
 
 router = Router(tags=["games of three and four"])
 
@@ -43,6 +44,16 @@ def create_game(request: HttpRequest, payload: GameIn) -> Status[dict[str, Any]]
         owner = player_or_guest(request, name)
         game = services.create_game(owner, variant, **options)
     return Status(201, payloads.game_detail(game, owner))
+
+
+@router.get(
+    "/games",
+    response={200: LobbyGamesOut, **errors(400, 401)},
+    summary="Public tables of three and four waiting for players (the lobby's)",
+)
+def lobby_games(request: HttpRequest) -> dict[str, Any]:
+    apart = blocked_either_way(caller_of(request).player)
+    return {"games": [payloads.lobby_game_row(game) for game in selectors.lobby_games(apart)]}
 
 
 @router.get(

@@ -18,7 +18,6 @@ def post_game(request: HttpRequest, player: Player | None, options: dict[str, An
     variant = GameTable.variant_for(request.POST.get("players", "2"))
     if variant is None:
         return None
-    options = {name: value for name, value in options.items() if name != "visibility"}  # by link only
     owner = player or identity.become_guest(request, request.POST.get("name"))
     game = services.create_game(
         owner, variant, request.POST.get("partners", GameTable.Partners.FIXED), **options

@@ -47,6 +47,10 @@ class GameTable(models.Model):
     ruleset_name = models.CharField(max_length=40)
     target = models.PositiveIntegerField()  # the game's, for a player (three) or a team (four)
     turn_seconds = models.PositiveIntegerField()
+    # Public: listed in the lobby while it waits for players; every board's table stays by invite.
+    visibility = models.CharField(
+        max_length=8, choices=Table.Visibility.choices, default=Table.Visibility.INVITE
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.WAITING)
     record = models.JSONField(null=True, blank=True)  # rules.WinnerStays / rules.Partnership to_dict
     # The winning seat (three) or team (four), once over.

@@ -30,6 +30,7 @@ def game_detail(game: GameTable, viewer: Player | None) -> dict[str, Any]:
         "ruleset": game.ruleset_name,
         "target": game.target,
         "turn_seconds": game.turn_seconds,
+        "visibility": game.visibility,
         "status": game.status,
         "version": game.version,
         "seat_count": game.seat_count,
@@ -275,3 +276,17 @@ def _for_page(view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
 def _name_of(result: dict[str, Any] | None, role: str, names: dict[int, str]) -> str | None:
     seat = None if result is None else result[role]
     return None if seat is None else names.get(seat, "?")
+
+
+def lobby_game_row(game: GameTable) -> dict[str, Any]:
+    """A public game waiting for players, as the lobby lists it (its seats prefetched)."""
+    return {
+        "token": game.invite_token,
+        "variant": game.variant,
+        "ruleset": game.ruleset_name,
+        "target": game.target,
+        "turn_seconds": game.turn_seconds,
+        "owner": game.owner.name,
+        "taken": len(game.seats.all()),
+        "seat_count": game.seat_count,
+    }

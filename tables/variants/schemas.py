@@ -30,6 +30,7 @@ class GameIn(Schema):
     move_log: bool | None = None
     time_bank: bool | None = Field(None, strict=True)
     rated: bool = Field(False, description="refused: tables of three and four are unrated")
+    visibility: str = Field("invite", description="invite (by its link only) or public (listed in the lobby)")
     name: str | None = Field(None, description="a guest's name, for a browser with no identity yet")
 
 
@@ -66,13 +67,19 @@ class BoardOut(Schema):
     over: bool
 
 
-class GameOut(Schema):
+class GameHeadOut(Schema):
+    """What names a game table in a list (the lobby) and heads its whole answer."""
+
     token: str
     variant: str = Field(description="winner_stays or partnership")
-    partners: str
     ruleset: str
     target: int
     turn_seconds: int
+
+
+class GameOut(GameHeadOut):
+    partners: str
+    visibility: str = Field(description="invite (by its link only) or public (listed in the lobby)")
     status: str = Field(description="waiting, playing or over")
     version: int
     seat_count: int
@@ -128,3 +135,13 @@ class BoardsOut(Schema):
     status: str
     round: int | None = Field(description="the round (four) or deal (three) shown; none before the start")
     boards: list[BoardViewOut]
+
+
+class LobbyGameOut(GameHeadOut):
+    owner: str
+    taken: int = Field(description="seats taken")
+    seat_count: int
+
+
+class LobbyGamesOut(Schema):
+    games: list[LobbyGameOut]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet, Subquery
+from django.db.models import Case, Count, QuerySet, Subquery, Value, When
 from django.utils.translation import gettext
 
 from tables.accounts.models import Player
@@ -148,3 +148,14 @@ def opens_board(deal: Deal | None) -> bool:
     if deal is None:
         return False
     return deal.match.number == 1 and deal.number == 1 and deal.turns0 + deal.turns1 == 0
+
+
+def lobby_games(apart: set[int], limit: int = 50) -> list[GameTable]:
+    """Public game tables waiting for players with a seat free, newest first, leaving out those
+    where anyone in ``apart`` sits (the viewer blocks them or is blocked: they could not sit)."""
+    seats = Case(*(When(variant=variant, then=Value(count)) for variant, count in GameTable.SEATS.items()))
+    rows = GameTable.objects.filter(visibility=Table.Visibility.PUBLIC, status=GameTable.Status.WAITING)
+    rows = rows.annotate(taken=Count("seats")).filter(taken__lt=seats)
+    rows = rows.select_related("owner").prefetch_related("seats__player").order_by("-created_at")
+    games = (game for game in rows[:limit] if not apart & {seat.player_id for seat in game.seats.all()})
+    return list(games)

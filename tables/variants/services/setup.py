@@ -46,12 +46,16 @@ def create_game(
     partners: str = GameTable.Partners.FIXED,
     target: int | None = None,
     hollywood: bool = False,
+    visibility: str = Table.Visibility.INVITE,
     **options: Any,
 ) -> GameTable:
     """A new table of three (winner stays) or four (partnership) with its owner in seat 1.
-    ``options``: the new-table form's, for every deal's table; ``target``: the game's."""
+    ``options``: the new-table form's, for every deal's table; ``target`` and ``visibility``
+    (listed in the lobby or by invite link only): the game's."""
     if variant not in GameTable.Variant.values:
         raise BadRequest(gettext("Choose two, three or four players."), field="variant")
+    if visibility not in Table.Visibility.values:
+        raise BadRequest("visibility must be invite or public.", field="visibility")
     if partners not in GameTable.Partners.values:
         raise BadRequest("partners must be fixed or drawn.", field="partners")
     if options.pop("rated", False):
@@ -69,6 +73,7 @@ def create_game(
             owner=owner,
             variant=variant,
             partners=partners,
+            visibility=visibility,
             table_options=board_options,
             ruleset_name=ruleset.name,
             target=record.target,
