@@ -39,7 +39,6 @@ import asyncio
 import datetime as dt
 import importlib.util
 import json
-import os
 import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -52,11 +51,24 @@ import aiohttp
 if TYPE_CHECKING:
     from bench.load_games import Games
 
-STAGES = ("client", "request", "commit", "broadcast", "delivery")
+
+def sibling(name: str) -> Any:
+    """The module ``name`` beside this file: bench/live_compare.py runs this file by its path
+    from another checkout, whose own bench/ may not have it."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", Path(__file__).with_name(f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
 
 
-# -- setup (Django, before anything is measured) ------------------------------------------
-
+if TYPE_CHECKING:
+    from bench import load_cli as cli
+    from bench import load_clocks as clocks
+    from bench import load_figures as figures
+else:
+    cli, clocks, figures = (sibling(name) for name in ("load_cli", "load_clocks", "load_figures"))
 
 # The deal-end actions that --moves-via socket also sends on the table socket, by HTTP path.
 SOCKET_ACTIONS = {
@@ -64,33 +76,6 @@ SOCKET_ACTIONS = {
     "rematch/offer": "rematch_offer",
     "rematch/accept": "rematch_accept",
 }
-
-
-def make_tokens(count: int, prefix: str) -> list[str]:
-    """``count`` accounts with one API token each."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-
-    try:
-        from tables.accounts.identity import issue_api_token
-    except ModuleNotFoundError:  # a checkout before tables/ was split into rooms (bench/live_compare.py)
-        from tables.identity import issue_api_token  # type: ignore[import-not-found,no-redef]
-
-    User = get_user_model()
-    users = User.objects.bulk_create(
-        [
-            User(username=f"{prefix}{number}", email=f"{prefix}{number}@bench.invalid")
-            for number in range(count)
-        ]
-    )
-    tokens = [issue_api_token(user, "bench")[1] for user in users]
-    from django.db import connections
-
-    connections.close_all()
-    return tokens
 
 
 # -- one table, both seats ------------------------------------------------------------------
@@ -323,151 +308,6 @@ class Load:
         return time.time() - start
 
 
-# -- analysis -------------------------------------------------------------------------------
-
-
-def percentiles(values: list[float]) -> dict[str, float]:
-    if not values:
-        return {"p50": float("nan"), "p95": float("nan"), "p99": float("nan"), "max": float("nan")}
-    ordered = sorted(values)
-
-    def pick(q: float) -> float:
-        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)
-
-    return {"p50": pick(0.50), "p95": pick(0.95), "p99": pick(0.99), "max": round(ordered[-1], 3)}
-
-
-def stages(move: Move) -> dict[str, float] | None:
-    applied, published, pushed, delivered = move.applied, move.published, move.pushed, move.delivered
-    if applied is None or published is None or pushed is None or delivered is None:
-        return None
-    return {
-        "client": move.sent - move.intended,
-        "request": applied - move.sent,
-        "commit": published - applied,
-        "broadcast": pushed - published,
-        "delivery": delivered - pushed,
-    }
-
-
-def latency_ms(move: Move) -> float:
-    """From the move's intended time to the opponent's socket receiving it (a delivered move)."""
-    assert move.delivered is not None
-    return (move.delivered - move.intended) * 1000
-
-
-def gaps(tables: list[Table]) -> tuple[int, int]:
-    """(lost, duplicated): versions a socket skipped outside a snapshot, events seen twice."""
-    lost = duplicated = 0
-    for table in tables:
-        for seen in table.seen.values():
-            last = None
-            events = set()
-            for kind, version in seen:
-                if kind == "event":
-                    duplicated += version in events
-                    events.add(version)
-                    if last is not None and version > last + 1:
-                        lost += version - last - 1
-                if last is None or version > last:
-                    last = version
-    return lost, duplicated
-
-
-def report(
-    load: Load, tables: list[Table], elapsed: float, moves: list[Move] | None = None
-) -> dict[str, Any]:
-    """The load's figures, or those of ``moves`` (at ``tables``) alone."""
-    moves = load.moves if moves is None else moves
-    delivered = [move for move in moves if move.delivered is not None]
-    latency = [latency_ms(move) for move in delivered]
-    by_stage: dict[str, list[float]] = {name: [] for name in STAGES}
-    for move in delivered:
-        split = stages(move)
-        for name, value in (split or {}).items():
-            by_stage[name].append(value * 1000)
-    lost, duplicated = gaps(tables)
-    return {
-        "moves": len(moves),
-        "moves_per_second": round(len(moves) / elapsed, 1),
-        "undelivered": len(moves) - len(delivered),
-        "skipped_slots": load.skipped,
-        "errors": load.errors,
-        "lost_versions": lost,
-        "duplicated_events": duplicated,
-        "latency_ms": percentiles(latency),
-        "stages_ms": {name: percentiles(values) for name, values in by_stage.items()},
-    }
-
-
-def over_time(load: Load, bucket_seconds: float) -> list[dict[str, Any]]:
-    """Latency per stretch of the run (by intended time): where a long run's tail came from."""
-    delivered = [move for move in load.moves if move.delivered is not None]
-    if not delivered:
-        return []
-    start = min(move.intended for move in delivered)
-    buckets: dict[int, list[Move]] = {}
-    for move in delivered:
-        buckets.setdefault(int((move.intended - start) // bucket_seconds), []).append(move)
-    rows = []
-    for index, moves in sorted(buckets.items()):
-        split = [parts for parts in map(stages, moves) if parts]
-        rows.append(
-            {
-                "from_s": index * bucket_seconds,
-                "moves": len(moves),
-                **percentiles([latency_ms(move) for move in moves]),
-                "stage_p99": {
-                    name: percentiles([parts[name] * 1000 for parts in split])["p99"] for name in STAGES
-                },
-            }
-        )
-    return rows
-
-
-# -- clocks ---------------------------------------------------------------------------------
-
-
-async def clock_phase(
-    load: Load, tokens: list[str], count: int, time_bank: bool | None = None
-) -> dict[str, Any]:
-    """``count`` tables at the shortest clock (30 s) whose players never move; with
-    ``time_bank`` each turn's deadline is its 30 s and a 90 s bank (docs/live.md)."""
-    tables = await bounded(
-        [load.open_table(tokens[2 * i], tokens[2 * i + 1], 30, time_bank) for i in range(count)], limit=20
-    )
-    deadlines = {}
-    for table in tables:
-        async with load.http.get(
-            f"{load.base(table.tokens[0])}/api/tables/{table.token}", headers=load.headers(table.tokens[0])
-        ) as response:
-            deadlines[table.token] = dt.datetime.fromisoformat((await response.json())["deal"]["deadline"])
-    wait = max(deadlines.values()) - dt.datetime.now(dt.UTC)
-    await asyncio.sleep(wait.total_seconds() + 5)
-    lateness = []
-    for table in tables:
-        moves = []
-        # A live table hides its move log (docs/api.md): each player reads the moves since their
-        # own last one, so the timeout of either seat is in one of the two lists.
-        for token in table.tokens.values():
-            async with load.http.get(
-                f"{load.base(token)}/api/tables/{table.token}/moves", headers=load.headers(token)
-            ) as response:
-                moves += (await response.json())["moves"]
-        timed_out = sorted(
-            (move for move in moves if move["source"] == "timeout"), key=lambda m: m["created_at"]
-        )
-        if timed_out:
-            applied = dt.datetime.fromisoformat(timed_out[0]["created_at"])
-            lateness.append((applied - deadlines[table.token]).total_seconds())
-    return {
-        "deadlines": count,
-        "timed_out": len(lateness),
-        "early": sum(value < 0 for value in lateness),
-        "lateness_s": percentiles(lateness),
-    }
-
-
 async def bounded(coroutines: Iterable[Awaitable[Any]], limit: int) -> list[Any]:
     gate = asyncio.Semaphore(limit)
 
@@ -516,77 +356,29 @@ async def main(args: argparse.Namespace, tokens: list[str]) -> dict[str, Any]:
             elapsed = await load.run(tables, args.rate, args.duration)
             progress(f"load done: {len(load.moves)} moves")  # bench/live_compare.py reads the CPU here
             played = tables if games is None else tables[:two_seat] + games.tables()
-            results["load"] = report(load, played, elapsed)
+            results["load"] = figures.report(load, played, elapsed)
             if games is not None:
-                results["four_seat"] = await games.report(report, elapsed)
+                results["four_seat"] = await games.report(figures.report, elapsed)
             if args.over_time:
-                results["over_time"] = over_time(load, args.over_time)
+                results["over_time"] = figures.over_time(load, args.over_time)
             for table in played:
                 for socket in table.sockets.values():
                     await socket.close()
         if args.deadlines:
             progress(f"clock phase: {args.deadlines} tables at 30 s")
-            results["clocks"] = await clock_phase(load, tokens, args.deadlines, args.time_bank or None)
+            # A 30 s clock, the shortest, and nobody moves: each turn times out (docs/live.md).
+            opening = (
+                load.open_table(tokens[2 * i], tokens[2 * i + 1], 30, args.time_bank or None)
+                for i in range(args.deadlines)
+            )
+            results["clocks"] = await clocks.lateness(
+                load, await bounded(opening, limit=20), figures.percentiles
+            )
     return results
 
 
-def sibling(name: str) -> Any:
-    """The module ``name`` beside this file: bench/live_compare.py runs this file by its path
-    from another checkout, whose own bench/ may not have it."""
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", Path(__file__).with_name(f"{name}.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-def parse(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--base", default="http://127.0.0.1:8000", help="comma-separated server processes")
-    parser.add_argument("--tables", type=int, default=500)
-    parser.add_argument("--rate", type=float, default=125.0, help="moves per second, all tables together")
-    parser.add_argument("--duration", type=float, default=600.0, help="seconds of load")
-    parser.add_argument("--turn-seconds", type=int, default=600)
-    parser.add_argument("--deadlines", type=int, default=0, help="tables for the clock phase (e.g. 200)")
-    parser.add_argument("--time-bank", action="store_true", help="the clock phase's tables have a time bank")
-    parser.add_argument(
-        "--moves-via",
-        choices=("http", "socket"),
-        default="http",
-        help="send moves as HTTP requests (POST .../moves) or as messages on the mover's table socket",
-    )
-    parser.add_argument(
-        "--play",
-        choices=("knock", "stock"),
-        default="knock",
-        help="knock: least-deadwood discards, knock when allowed, next deals and rematches (deals of "
-        "varied length); stock: never knock, every deal runs out of stock in step on all tables",
-    )
-    parser.add_argument(
-        "--over-time", type=float, default=0, help="also report latency per stretch of this many seconds"
-    )
-    parser.add_argument("--connections", type=int, default=20, help="HTTP requests in flight at most")
-    parser.add_argument(
-        "--four-seat-share",
-        type=float,
-        default=0.0,
-        help="this share of --tables are tables of four (partnership gin), two boards each at a time",
-    )
-    return parser.parse_args(argv)
-
-
-def accounts_needed(arguments: argparse.Namespace) -> int:
-    tables: int = arguments.tables
-    deadlines: int = arguments.deadlines
-    four_seat = round(tables * float(arguments.four_seat_share))
-    return max(2 * (tables - four_seat) + 4 * four_seat, 2 * deadlines)
-
-
 if __name__ == "__main__":
-    arguments = parse(sys.argv[1:])
-    accounts = make_tokens(accounts_needed(arguments), f"load{int(time.time())}x")
+    arguments = cli.parse(sys.argv[1:], __doc__)
+    accounts = cli.make_tokens(cli.accounts_needed(arguments), f"load{int(time.time())}x")
     outcome = asyncio.run(main(arguments, accounts))
     print(json.dumps(outcome, indent=2))

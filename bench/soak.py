@@ -2,7 +2,7 @@
 with connection churn (a share of the players' sockets closed and reopened every few seconds),
 while the server processes' memory is sampled every --sample-every seconds. It reports the
 memory growth from the end of the warm-up to the end (with the samples between), lost and
-duplicated versions (bench.load.gaps: a reconnect's snapshot covers what it missed, anything
+duplicated versions (bench.load_figures.gaps: a reconnect's snapshot covers what it missed, anything
 else skipped is lost), errors, and the tables that are stuck (still playing but with no new
 version in the last --stuck-after seconds). With --time-bank every table has a time bank, so each
 move also settles and refills the mover's bank (docs/live.md, "The time bank").
@@ -26,7 +26,9 @@ from typing import Any
 
 import aiohttp
 
-from bench.load import Load, Table, bounded, make_tokens, progress, report
+from bench.load import Load, Table, bounded, progress
+from bench.load_cli import make_tokens
+from bench.load_figures import report
 
 
 def rss_kib(pid: int) -> int:
