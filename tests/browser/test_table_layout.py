@@ -147,6 +147,19 @@ def controls_cut_off(page: Page, within: str, minimum: int) -> list[dict]:
     ]
 
 
+CHART_AND_LABELS = """() => {
+  const svg = document.querySelector('#score-sheet svg');
+  const box = svg && svg.getBoundingClientRect();
+  if (!box || box.width === 0) return null;
+  const labels = [...svg.querySelectorAll('text')].map(e => {
+    const r = e.getBoundingClientRect();
+    return {text: e.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+  });
+  if (!labels.length || labels.some(l => l.right - l.left === 0)) return null;
+  return {chart: {x: box.left, width: box.width}, labels};
+}"""
+
+
 def test_a_forty_character_name_neither_clips_the_score_sheet_nor_overlaps_the_chart(
     browser, live_url, known_deck, accounts, console, screenshots
 ):
@@ -187,10 +200,10 @@ def test_a_forty_character_name_neither_clips_the_score_sheet_nor_overlaps_the_c
     # A long name is cut with an ellipsis and given in full on hover.
     names = sheet.locator("[title]").evaluate_all("els => els.map(e => e.title)")
     assert LONG_NAME in names, names
-    labels = page.locator("#score-sheet svg text").evaluate_all(
-        "els => els.map(e => { const r = e.getBoundingClientRect(); return {text: e.textContent, left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })"
-    )
-    chart = page.locator("#score-sheet svg").bounding_box()
+    # The chart and its labels measured in one go, once laid out: a render between two separate
+    # reads (the socket's snapshot) would leave the second with no element to measure.
+    measured = page.wait_for_function(CHART_AND_LABELS).json_value()
+    chart, labels = measured["chart"], measured["labels"]
     for label in labels:
         assert label["left"] >= chart["x"] - 0.5 and label["right"] <= chart["x"] + chart["width"] + 0.5, (
             label
